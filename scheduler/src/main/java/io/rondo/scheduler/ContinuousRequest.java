@@ -1,0 +1,39 @@
+package io.rondo.scheduler;
+
+/**
+ * A C-request: the fragment one stream needs for its next round (papers/001 Section 1.1). Not
+ * completed by {@link #deadlineNs()}, the end of the round it was scheduled in, it is a glitch.
+ */
+public final class ContinuousRequest extends DiskRequest {
+
+    private final int streamId;
+    private long deadlineNs;
+
+    public ContinuousRequest(long id, int streamId, long position, long sizeBytes) {
+        super(id, position, sizeBytes);
+        this.streamId = streamId;
+    }
+
+    public int streamId() {
+        return streamId;
+    }
+
+    /** The end of the round this request belongs to; set when the round starts. */
+    public long deadlineNs() {
+        return deadlineNs;
+    }
+
+    void deadlineNs(long deadlineNs) {
+        this.deadlineNs = deadlineNs;
+    }
+
+    @Override
+    public boolean isContinuous() {
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "C" + id() + "[stream " + streamId + " @" + position() + " " + sizeBytes() + "B]";
+    }
+}

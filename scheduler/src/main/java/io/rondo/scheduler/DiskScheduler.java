@@ -1,0 +1,467 @@
+package io.rondo.scheduler;
+
+import io.rondo.scheduler.disk.DiskModel;
+import io.rondo.scheduler.policy.Limitation;
+import io.rondo.scheduler.policy.QueueOrdering;
+import io.rondo.scheduler.policy.SchedulingPolicy;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The scheduler of one disk: papers/001 Figure 4 ({@code scheduleMixedWorkload}) turned inside
+ * out into a state machine, so that the same code runs under the disk executor's real clock and
+ * under the simulator's virtual one.
+ *
+ * <p>It has no thread, no clock and no I/O. Its driver tells it that a round starts
+ * ({@link #startRound}), that a D-request arrived ({@link #offer}) and that the IO it issued
+ * finished ({@link #ioCompleted}); and asks it what to do next ({@link #next}): the request to
+ * issue, or null to wait until a request arrives, a round starts or {@link #wakeUpNs()} passes.
+ * One IO is in flight at a time (single-thread IO per disk, papers/000 Section 2.1).
+ *
+ * <p>Where this departs from the paper, it is on purpose:
+ * <ul>
+ *   <li>A sweep that runs out of requests ahead of the head starts a new sweep at once, with
+ *       the direction chosen afresh (Figure 7), instead of waiting for the next arrival while
+ *       requests behind the head wait in the fifo queue.</li>
+ *   <li>The fill procedure (Figure 5) stops at the first FCFS candidate that does not fit, instead
+ *       of trying later, smaller ones: a stream of small requests cannot overtake a large one
+ *       for ever.</li>
+ *   <li>The C-request guard of Figure 5 (no C-request at the head or tail of the list when the
+ *       estimate exceeds the round) is made exact: an insertion that makes the sweep overrun the
+ *       (sub)round is kept only if everything but the last request of the sweep still fits and
+ *       that last request is a D-request. So no C-request is ever estimated past its round, and
+ *       the overrun is never more than one D-request, wherever the newcomer lands in the list.</li>
+ *   <li>At each round start, D-requests still in the scan list return to the fifo queue in
+ *       arrival order, so the new round's C-requests are placed first and the D-requests are
+ *       selected again, FCFS, around them.</li>
+ * </ul>
+ */
+public final class DiskScheduler {
+
+    private enum Phase {
+        /** C- and D-requests in one sweep. */
+        MIXED,
+        /** A disjoint policy serving its C-requests. */
+        CONTINUOUS,
+        /** A D-first disjoint policy serving D-requests before its C-requests. */
+        DISCRETE_BEFORE_CONTINUOUS,
+        /** A disjoint policy serving D-requests until the (sub)round ends. */
+        DISCRETE
+    }
+
+    private final SchedulingPolicy policy;
+    private final DiskModel disk;
+    private final long roundLengthNs;
+    private final ScheduleObserver observer;
+    private final QueueOrdering ordering;
+    private final Limitation limitation;
+    private final int subrounds;
+
+    private final FifoQueue fifo = new FifoQueue();
+    private final ScanList scanList;
+    private final ScanList waitingContinuous;
+    private ScanDirection direction = ScanDirection.UNDEFINED;
+    private long headPosition;
+    private DiskRequest inFlight;
+
+    private boolean roundStarted;
+    private long roundStartNs;
+    private long roundEndNs;
+    private ContinuousRequest[] roundContinuous = new ContinuousRequest[16];
+    private int roundContinuousCount;
+    private int subround;
+    private long subroundEndNs;
+
+    private Phase phase = Phase.MIXED;
+    private long periodStartNs;
+    private long periodEndNs;
+    private boolean spillAllowed;
+    private boolean periodFresh;
+    private int discreteThisSubround;
+
+    private long glitches;
+    private long discardedContinuous;
+    private long busyNs;
+    private long continuousBusyNs;
+
+    /**
+     * @param policy          a point of the policy framework
+     * @param disk            the model the service-time estimates come from
+     * @param roundLengthNs   the length of a round: the display time of one fragment
+     * @param initialHead     where the head is when the scheduler starts
+     * @param observer        told of every completion and glitch
+     */
+    public DiskScheduler(SchedulingPolicy policy, DiskModel disk, long roundLengthNs, long initialHead,
+                         ScheduleObserver observer) {
+        if (roundLengthNs <= 0) {
+            throw new IllegalArgumentException("the round length must be positive, was " + roundLengthNs + " ns");
+        }
+        if (roundLengthNs / policy.subrounds() < 1_000) {
+            throw new IllegalArgumentException(policy.subrounds() + " subrounds of a " + roundLengthNs
+                + " ns round are too short to schedule anything");
+        }
+        this.policy = policy;
+        this.disk = disk;
+        this.roundLengthNs = roundLengthNs;
+        this.observer = observer;
+        this.ordering = policy.ordering();
+        this.limitation = policy.limitation();
+        this.subrounds = policy.subrounds();
+        this.scanList = new ScanList(disk, 64);
+        this.waitingContinuous = new ScanList(disk, 16);
+        this.headPosition = checkPosition(initialHead, "the initial head position");
+    }
+
+    public SchedulingPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * A new round starts: C-requests of the last round still unread are glitches and are dropped,
+     * and these C-requests, due by the end of this round, take their place.
+     */
+    public void startRound(long startNs, List<? extends ContinuousRequest> continuous) {
+        if (roundStarted && startNs - roundStartNs < 0) {
+            throw new IllegalArgumentException("round start " + startNs + " ns precedes the last one, "
+                + roundStartNs + " ns");
+        }
+        scanList.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
+        waitingContinuous.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
+        returnDiscreteToFifo();
+        roundStarted = true;
+        roundStartNs = startNs;
+        roundEndNs = startNs + roundLengthNs;
+        if (roundContinuous.length < continuous.size()) {
+            roundContinuous = Arrays.copyOf(roundContinuous, Math.max(continuous.size(), roundContinuous.length * 2));
+        }
+        Arrays.fill(roundContinuous, null);
+        roundContinuousCount = 0;
+        for (ContinuousRequest request : continuous) {
+            checkPosition(request.position(), request.toString());
+            request.deadlineNs(roundEndNs);
+            request.estimatedCostNs = costOf(request);
+            roundContinuous[roundContinuousCount++] = request;
+        }
+        beginSubround(0);
+    }
+
+    /** A D-request arrived. Requests must be offered in order of arrival. */
+    public void offer(DiscreteRequest request) {
+        checkPosition(request.position(), request.toString());
+        fifo.addLast(request);
+    }
+
+    /**
+     * What to do now: the request to issue, or null to wait for an arrival, a round start or
+     * {@link #wakeUpNs()}. The returned request is in flight until {@link #ioCompleted}.
+     */
+    public DiskRequest next(long nowNs) {
+        if (inFlight != null) {
+            throw new IllegalStateException(inFlight + " is in flight; report its completion before asking for more");
+        }
+        if (!roundStarted) {
+            return null;
+        }
+        while (subround + 1 < subrounds && nowNs - subroundEndNs >= 0) {
+            beginSubround(subround + 1);
+        }
+        DiskRequest request = switch (phase) {
+            case MIXED -> nextFromScanList(nowNs);
+            case CONTINUOUS -> nextContinuous(nowNs);
+            case DISCRETE_BEFORE_CONTINUOUS -> nextDiscreteBeforeContinuous(nowNs);
+            case DISCRETE -> nextDiscrete(nowNs);
+        };
+        if (request != null) {
+            inFlight = request;
+            request.issuedNs = nowNs;
+        }
+        return request;
+    }
+
+    /** The IO in flight finished at {@code nowNs}: its actual service time replaces the estimate. */
+    public void ioCompleted(long nowNs) {
+        DiskRequest request = inFlight;
+        if (request == null) {
+            throw new IllegalStateException("no IO is in flight");
+        }
+        inFlight = null;
+        headPosition = request.position();
+        long serviceNs = nowNs - request.issuedNs;
+        busyNs += serviceNs;
+        if (request instanceof ContinuousRequest continuous) {
+            continuousBusyNs += serviceNs;
+            if (nowNs - continuous.deadlineNs() > 0) {
+                glitches++;
+                observer.glitch(continuous, nowNs, false);
+            } else {
+                observer.continuousCompleted(continuous, nowNs);
+            }
+        } else {
+            observer.discreteCompleted((DiscreteRequest) request, nowNs);
+        }
+    }
+
+    /**
+     * When the scheduler wants to be asked again though nothing arrives: the next subround
+     * boundary, or {@link Long#MAX_VALUE} if only an arrival or a round start can change anything.
+     */
+    public long wakeUpNs() {
+        return roundStarted && subround + 1 < subrounds ? subroundEndNs : Long.MAX_VALUE;
+    }
+
+    /** The request in flight, or null. */
+    public DiskRequest inFlight() {
+        return inFlight;
+    }
+
+    public long headPosition() {
+        return headPosition;
+    }
+
+    public ScanDirection direction() {
+        return direction;
+    }
+
+    /** D-requests waiting in the fifo queue. */
+    public int queuedDiscrete() {
+        return fifo.size();
+    }
+
+    /** Requests in the scan list, not counting the one in flight. */
+    public int scanListSize() {
+        return scanList.size() + waitingContinuous.size();
+    }
+
+    /** C-requests that missed their deadline, late or dropped. */
+    public long glitches() {
+        return glitches;
+    }
+
+    /** C-requests dropped unread at the end of their round; part of {@link #glitches()}. */
+    public long discardedContinuous() {
+        return discardedContinuous;
+    }
+
+    /** Total service time of completed IOs. */
+    public long busyNs() {
+        return busyNs;
+    }
+
+    /** Total service time of completed C-requests. */
+    public long continuousBusyNs() {
+        return continuousBusyNs;
+    }
+
+    /** The estimated time to serve the scan list from the head, as {@code estimateSvcTime} of Figure 6. */
+    public long estimateServiceTimeNs() {
+        return scanList.estimateNs(headPosition, direction);
+    }
+
+    private void beginSubround(int index) {
+        subround = index;
+        long startNs = roundStartNs + roundLengthNs * index / subrounds;
+        subroundEndNs = index == subrounds - 1 ? roundEndNs : roundStartNs + roundLengthNs * (index + 1) / subrounds;
+        discreteThisSubround = 0;
+        returnDiscreteToFifo();
+        direction = ScanDirection.UNDEFINED;
+        int from = roundContinuousCount * index / subrounds;
+        int to = roundContinuousCount * (index + 1) / subrounds;
+        switch (policy.servicePeriod()) {
+            case MIXED -> {
+                insertContinuous(scanList, from, to);
+                phase = Phase.MIXED;
+                beginPeriod(startNs, subroundEndNs, true);
+            }
+            case DISJOINT_C_FIRST -> {
+                insertContinuous(scanList, from, to);
+                phase = Phase.CONTINUOUS;
+            }
+            case DISJOINT_D_FIRST -> {
+                insertContinuous(waitingContinuous, from, to);
+                phase = Phase.DISCRETE_BEFORE_CONTINUOUS;
+                long endNs = limitation == Limitation.STATIC_TIME
+                    ? startNs + (long) ((subroundEndNs - startNs) * policy.discretePeriodShare())
+                    : subroundEndNs - waitingContinuous.estimateFromAnywhereNs();
+                beginPeriod(startNs, endNs, false);
+            }
+        }
+    }
+
+    private void beginPeriod(long startNs, long endNs, boolean spill) {
+        periodStartNs = startNs;
+        periodEndNs = endNs;
+        spillAllowed = spill;
+        periodFresh = true;
+    }
+
+    private void insertContinuous(ScanList list, int from, int to) {
+        for (int i = from; i < to; i++) {
+            list.insert(roundContinuous[i]);
+        }
+    }
+
+    private DiskRequest nextContinuous(long nowNs) {
+        DiskRequest request = popScanList();
+        if (request != null) {
+            return request;
+        }
+        phase = Phase.DISCRETE;
+        direction = ScanDirection.UNDEFINED;
+        long endNs = limitation == Limitation.STATIC_TIME
+            ? Math.min(subroundEndNs, nowNs + (long) (roundLengthNs / subrounds * policy.discretePeriodShare()))
+            : subroundEndNs;
+        beginPeriod(nowNs, endNs, true);
+        return nextDiscrete(nowNs);
+    }
+
+    private DiskRequest nextDiscreteBeforeContinuous(long nowNs) {
+        DiskRequest request = nextDiscrete(nowNs);
+        if (request != null) {
+            return request;
+        }
+        waitingContinuous.removeAll(true, scanList::insert);
+        phase = Phase.CONTINUOUS;
+        direction = ScanDirection.UNDEFINED;
+        return nextContinuous(nowNs);
+    }
+
+    private DiskRequest nextDiscrete(long nowNs) {
+        return ordering.isScan() ? nextFromScanList(nowNs) : nextInArrivalOrder(nowNs);
+    }
+
+    /** Figure 4's loop body for the SCAN orderings: fill as the ordering allows, then serve. */
+    private DiskRequest nextFromScanList(long nowNs) {
+        if (mayFill()) {
+            fillScanList(nowNs);
+        }
+        if (scanList.isEmpty() && direction != ScanDirection.UNDEFINED) {
+            direction = ScanDirection.UNDEFINED;
+            if (mayFill()) {
+                fillScanList(nowNs);
+            }
+        }
+        return popScanList();
+    }
+
+    private boolean mayFill() {
+        return switch (ordering) {
+            case INCREMENTAL_SCAN -> true;
+            case GATED_INCREMENTAL_SCAN -> periodFresh || scanList.isEmpty();
+            default -> periodFresh;
+        };
+    }
+
+    /** Figure 4's FCFS cases: serve the oldest D-request while the period lasts. */
+    private DiskRequest nextInArrivalOrder(long nowNs) {
+        DiscreteRequest oldest = fifo.first();
+        if (oldest == null || !selectable(oldest)) {
+            return null;
+        }
+        if (limitation == Limitation.STATIC_NUMBER) {
+            if (discreteThisSubround >= policy.discreteLimit()) {
+                return null;
+            }
+        } else {
+            long leftNs = periodEndNs - nowNs;
+            long estimateNs = disk.seekNs(headPosition, oldest.position()) + costOf(oldest);
+            if (spillAllowed ? leftNs <= 0 : estimateNs > leftNs) {
+                return null;
+            }
+        }
+        fifo.remove(oldest);
+        discreteThisSubround++;
+        return oldest;
+    }
+
+    /**
+     * Figure 5: take D-requests from the fifo queue in arrival order into the scan list while the
+     * estimated sweep fits the period, skipping those the sweep has passed.
+     */
+    private void fillScanList(long nowNs) {
+        periodFresh = false;
+        boolean counted = limitation == Limitation.STATIC_NUMBER;
+        long leftNs = periodEndNs - nowNs;
+        long estimateNs = scanList.estimateNs(headPosition, direction);
+        DiscreteRequest candidate = fifo.first();
+        while (candidate != null && (counted ? discreteThisSubround < policy.discreteLimit() : estimateNs < leftNs)) {
+            DiscreteRequest following = fifo.next(candidate);
+            if (!selectable(candidate)) {
+                break;
+            }
+            if (isAhead(candidate)) {
+                candidate.estimatedCostNs = costOf(candidate);
+                int index = scanList.insert(candidate);
+                if (!counted) {
+                    long withCandidateNs = scanList.estimateNs(headPosition, direction);
+                    if (withCandidateNs > leftNs && !overrunAllowed(withCandidateNs, leftNs)) {
+                        scanList.removeAt(index);
+                        break;
+                    }
+                    estimateNs = withCandidateNs;
+                }
+                fifo.remove(candidate);
+                discreteThisSubround++;
+            }
+            candidate = following;
+        }
+        if (direction == ScanDirection.UNDEFINED && !scanList.isEmpty()) {
+            direction = scanList.directionFrom(headPosition);
+        }
+    }
+
+    /** The spill-over rule: only the last request of the sweep may end past the period, and only a D-request. */
+    private boolean overrunAllowed(long estimateNs, long leftNs) {
+        return spillAllowed
+            && !scanList.lastInSweep(headPosition, direction).isContinuous()
+            && estimateNs - scanList.lastInSweepCostNs(headPosition, direction) <= leftNs;
+    }
+
+    /** Non-incremental orderings take only the D-requests that arrived before the period began. */
+    private boolean selectable(DiscreteRequest request) {
+        return ordering.isIncremental() || request.arrivalNs() - periodStartNs < 0;
+    }
+
+    /** Figure 5: while a sweep is under way, a newcomer joins it only if the head has yet to pass it. */
+    private boolean isAhead(DiskRequest request) {
+        return switch (direction) {
+            case UNDEFINED -> true;
+            case FORWARD -> request.position() >= headPosition;
+            case BACKWARD -> request.position() <= headPosition;
+        };
+    }
+
+    private DiskRequest popScanList() {
+        if (scanList.isEmpty()) {
+            return null;
+        }
+        if (direction == ScanDirection.UNDEFINED) {
+            direction = scanList.directionFrom(headPosition);
+        }
+        return direction == ScanDirection.FORWARD ? scanList.removeFirst() : scanList.removeLast();
+    }
+
+    /** Figure 6's per-request term: the rotational delay (the worst case unless known) and the transfer. */
+    private long costOf(DiskRequest request) {
+        long rotationNs = request.rotationNs() >= 0 ? request.rotationNs() : disk.worstCaseRotationNs();
+        return rotationNs + disk.transferNs(request.position(), request.sizeBytes());
+    }
+
+    private void returnDiscreteToFifo() {
+        scanList.removeAll(false, request -> fifo.putBack((DiscreteRequest) request));
+    }
+
+    private void discard(ContinuousRequest request, long nowNs) {
+        glitches++;
+        discardedContinuous++;
+        observer.glitch(request, nowNs, true);
+    }
+
+    private long checkPosition(long position, String what) {
+        if (position >= disk.capacityBytes()) {
+            throw new IllegalArgumentException(what + " lies past the end of the disk (" + disk.capacityBytes()
+                + " bytes)");
+        }
+        return position;
+    }
+}

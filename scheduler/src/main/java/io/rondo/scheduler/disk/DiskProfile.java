@@ -1,0 +1,222 @@
+package io.rondo.scheduler.disk;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A disk described by a profile file ({@code config/disks/*.json}): cylinders, a piecewise seek
+ * curve, the revolution time and transfer rates by zone, as papers/001 Table 1 gives them for its
+ * disk ({@code nerjes-1999}).
+ *
+ * <p>Byte addresses map linearly onto cylinders. Each seek piece is
+ * {@code constantMs + sqrtMs * sqrt(d) + linearMs * d} for a cylinder distance {@code d} from its
+ * {@code fromDistance} on; a distance of 0 costs no seek. The seek times of every distance are
+ * computed once into a table, so an estimate costs two divisions and a lookup.
+ */
+public final class DiskProfile implements DiskModel {
+
+    /** The profile of papers/001 Table 1, shipped with Rondo. */
+    public static final String PAPER_DISK = "nerjes-1999";
+
+    private static final String BUILT_IN_FOLDER = "/io/rondo/scheduler/disk/profiles/";
+    private static final List<String> BUILT_IN = List.of(PAPER_DISK);
+    private static final ObjectMapper JSON = new ObjectMapper()
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private final String name;
+    private final String description;
+    private final long capacityBytes;
+    private final int cylinders;
+    private final long bytesPerCylinder;
+    private final long revolutionNs;
+    private final long[] seekNsByDistance;
+    private final double[] nsPerByteByCylinder;
+
+    private DiskProfile(Json json) {
+        validate(json);
+        this.name = json.name();
+        this.description = json.description() == null ? "" : json.description();
+        this.capacityBytes = json.capacityBytes();
+        this.cylinders = json.cylinders();
+        this.bytesPerCylinder = Math.max(1, capacityBytes / cylinders);
+        this.revolutionNs = Math.round(json.revolutionMs() * 1e6);
+        this.seekNsByDistance = seekTable(json.seekCurve(), cylinders);
+        this.nsPerByteByCylinder = zoneTable(json.zones(), cylinders);
+    }
+
+    /** The disk of papers/001 Table 1. */
+    public static DiskProfile paperDisk() {
+        return builtIn(PAPER_DISK);
+    }
+
+    /** A profile shipped inside Rondo, by name. */
+    public static DiskProfile builtIn(String name) {
+        try (InputStream in = DiskProfile.class.getResourceAsStream(BUILT_IN_FOLDER + name + ".json")) {
+            if (in == null) {
+                throw new IllegalArgumentException(
+                    "no built-in disk profile named '" + name + "'; built-in profiles: " + BUILT_IN);
+            }
+            return parse(JSON.readValue(in, Json.class), "built-in profile " + name);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read built-in disk profile " + name, e);
+        }
+    }
+
+    /** A profile file. */
+    public static DiskProfile load(Path file) {
+        try {
+            return parse(JSON.readValue(Files.readString(file), Json.class), file.toString());
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("disk profile " + file + " is not valid: "
+                + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read disk profile " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A profile file if {@code nameOrPath} names one, else the built-in profile of that name. */
+    public static DiskProfile resolve(String nameOrPath) {
+        Path path = Path.of(nameOrPath);
+        return Files.isRegularFile(path) ? load(path) : builtIn(nameOrPath);
+    }
+
+    private static DiskProfile parse(Json json, String source) {
+        try {
+            return new DiskProfile(json);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("disk profile " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public int cylinders() {
+        return cylinders;
+    }
+
+    /** The cylinder a byte address lies on. */
+    public int cylinderOf(long position) {
+        long cylinder = position / bytesPerCylinder;
+        return (int) Math.min(Math.max(cylinder, 0), cylinders - 1L);
+    }
+
+    /** A position on the given cylinder: its first byte. */
+    public long positionOfCylinder(int cylinder) {
+        return cylinder * bytesPerCylinder;
+    }
+
+    @Override
+    public long capacityBytes() {
+        return capacityBytes;
+    }
+
+    @Override
+    public long seekNs(long fromPosition, long toPosition) {
+        return seekNsByDistance[Math.abs(cylinderOf(fromPosition) - cylinderOf(toPosition))];
+    }
+
+    @Override
+    public long maxSeekNs() {
+        return seekNsByDistance[cylinders - 1];
+    }
+
+    @Override
+    public long worstCaseRotationNs() {
+        return revolutionNs;
+    }
+
+    @Override
+    public long transferNs(long position, long sizeBytes) {
+        return (long) Math.ceil(sizeBytes * nsPerByteByCylinder[cylinderOf(position)]);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private static void validate(Json json) {
+        require(json.name() != null && !json.name().isBlank(), "'name' is missing");
+        require(json.cylinders() > 0, "'cylinders' must be positive, was " + json.cylinders());
+        require(json.capacityBytes() >= json.cylinders(),
+            "'capacityBytes' must be at least one byte per cylinder, was " + json.capacityBytes());
+        require(json.revolutionMs() > 0, "'revolutionMs' must be positive, was " + json.revolutionMs());
+        require(json.seekCurve() != null && !json.seekCurve().isEmpty(), "'seekCurve' needs at least one piece");
+        require(json.seekCurve().get(0).fromDistance() == 1, "the first seek piece must start at distance 1");
+        for (int i = 1; i < json.seekCurve().size(); i++) {
+            require(json.seekCurve().get(i).fromDistance() > json.seekCurve().get(i - 1).fromDistance(),
+                "seek pieces must be in increasing 'fromDistance' order");
+        }
+        require(json.zones() != null && !json.zones().isEmpty(), "'zones' needs at least one zone");
+        require(json.zones().get(0).fromCylinder() == 0, "the first zone must start at cylinder 0");
+        for (int i = 0; i < json.zones().size(); i++) {
+            Zone zone = json.zones().get(i);
+            require(zone.transferBytesPerSecond() > 0, "zone " + i + ": 'transferBytesPerSecond' must be positive");
+            require(i == 0 || zone.fromCylinder() > json.zones().get(i - 1).fromCylinder(),
+                "zones must be in increasing 'fromCylinder' order");
+            require(zone.fromCylinder() < json.cylinders(), "zone " + i + " starts past the last cylinder");
+        }
+    }
+
+    private static long[] seekTable(List<SeekPiece> curve, int cylinders) {
+        long[] table = new long[cylinders];
+        int piece = 0;
+        for (int d = 1; d < cylinders; d++) {
+            while (piece + 1 < curve.size() && d >= curve.get(piece + 1).fromDistance()) {
+                piece++;
+            }
+            SeekPiece p = curve.get(piece);
+            double ms = p.constantMs() + p.sqrtMs() * Math.sqrt(d) + p.linearMs() * d;
+            table[d] = Math.round(ms * 1e6);
+            require(table[d] >= 0, "the seek curve is negative at distance " + d);
+            require(table[d] >= table[d - 1] || d == 1,
+                "the seek curve must not fall with distance (it does at distance " + d + ")");
+        }
+        return table;
+    }
+
+    private static double[] zoneTable(List<Zone> zones, int cylinders) {
+        double[] table = new double[cylinders];
+        int zone = 0;
+        for (int c = 0; c < cylinders; c++) {
+            while (zone + 1 < zones.size() && c >= zones.get(zone + 1).fromCylinder()) {
+                zone++;
+            }
+            table[c] = 1e9 / zones.get(zone).transferBytesPerSecond();
+        }
+        return table;
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** One piece of the seek curve, in milliseconds, from a cylinder distance on. */
+    record SeekPiece(long fromDistance, double constantMs, double sqrtMs, double linearMs) {
+    }
+
+    /** A zone: the cylinders from {@code fromCylinder} to the next zone share a transfer rate. */
+    record Zone(int fromCylinder, double transferBytesPerSecond) {
+    }
+
+    /** The file format. */
+    record Json(String name, String description, long capacityBytes, int cylinders, double revolutionMs,
+                List<SeekPiece> seekCurve, List<Zone> zones) {
+    }
+}
