@@ -26,6 +26,8 @@ public final class DiskProfile implements DiskModel {
     /** The profile of papers/001 Table 1, shipped with Rondo. */
     public static final String PAPER_DISK = "nerjes-1999";
 
+    /** Where two seek pieces join, rounding may make the curve dip by this much; the table evens it out. */
+    private static final long SEEK_JOIN_TOLERANCE_NS = 1_000;
     private static final String BUILT_IN_FOLDER = "/io/rondo/scheduler/disk/profiles/";
     private static final List<String> BUILT_IN = List.of(PAPER_DISK);
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -181,10 +183,11 @@ public final class DiskProfile implements DiskModel {
             }
             SeekPiece p = curve.get(piece);
             double ms = p.constantMs() + p.sqrtMs() * Math.sqrt(d) + p.linearMs() * d;
-            table[d] = Math.round(ms * 1e6);
-            require(table[d] >= 0, "the seek curve is negative at distance " + d);
-            require(table[d] >= table[d - 1] || d == 1,
+            long ns = Math.round(ms * 1e6);
+            require(ns >= 0, "the seek curve is negative at distance " + d);
+            require(d == 1 || ns >= table[d - 1] - SEEK_JOIN_TOLERANCE_NS,
                 "the seek curve must not fall with distance (it does at distance " + d + ")");
+            table[d] = Math.max(ns, table[d - 1]);
         }
         return table;
     }
