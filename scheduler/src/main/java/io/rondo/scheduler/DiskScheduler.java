@@ -258,6 +258,16 @@ public final class DiskScheduler {
         return scanList.estimateNs(headPosition, direction);
     }
 
+    /** The fifo queue, for tests in this package to inspect. */
+    FifoQueue fifo() {
+        return fifo;
+    }
+
+    /** The scan list, for tests in this package to inspect. */
+    ScanList scanList() {
+        return scanList;
+    }
+
     private void beginSubround(int index) {
         subround = index;
         long startNs = roundStartNs + roundLengthNs * index / subrounds;
