@@ -8,11 +8,13 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
  * in virtual time. {@link #run} gives one point of a curve.
  *
  * <p>A point is saturated when its D-queue grows without bound: either some disk's backlog
- * passes {@link DiskSimulation#BACKLOG_LIMIT} (and the run stops early), or the mean backlog over
- * the last quarter of the measured rounds is well above that of the second quarter, by more than
- * half again plus one round's arrivals.
+ * passes {@link DiskSimulation#BACKLOG_LIMIT} (and the run stops early), or the backlog of all
+ * disks together climbs, round over round, by more than half a percent of the arrivals.
  */
 public final class Simulator {
+
+    /** The share of each round's arrivals by which a backlog must grow per round to count as unbounded. */
+    static final double GROWTH_SHARE = 0.005;
 
     private Simulator() {
     }
@@ -56,14 +58,26 @@ public final class Simulator {
             saturated, seconds);
     }
 
+    /**
+     * True if the backlog grows by more than {@link #GROWTH_SHARE} of the arrivals per round: the
+     * least-squares slope of the backlog over the measured rounds. A stable queue's slope hovers
+     * around zero, whatever its level; an overloaded one climbs by the share it cannot serve.
+     */
     static boolean growing(long[] backlogByRound, double arrivalsPerRound) {
-        int quarter = backlogByRound.length / 4;
-        if (quarter == 0) {
+        int n = backlogByRound.length;
+        if (n < 8) {
             return false;
         }
-        double second = mean(backlogByRound, quarter, 2 * quarter);
-        double last = mean(backlogByRound, backlogByRound.length - quarter, backlogByRound.length);
-        return last > 1.5 * second + arrivalsPerRound;
+        double meanX = (n - 1) / 2.0;
+        double meanY = mean(backlogByRound, 0, n);
+        double covariance = 0;
+        double variance = 0;
+        for (int i = 0; i < n; i++) {
+            covariance += (i - meanX) * (backlogByRound[i] - meanY);
+            variance += (i - meanX) * (i - meanX);
+        }
+        double slopePerRound = covariance / variance;
+        return slopePerRound > GROWTH_SHARE * Math.max(arrivalsPerRound, 1);
     }
 
     private static double mean(long[] values, int from, int to) {

@@ -1,0 +1,51 @@
+package io.rondo.server.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The {@code rondo} command line: one subcommand per thing a user does with Rondo. */
+@Command(name = "rondo",
+    description = "Rondo: a mixed-workload multimedia information server.",
+    mixinStandardHelpOptions = true,
+    versionProvider = RondoCommand.Version.class,
+    subcommands = {SimulateCommand.class, CommandLine.HelpCommand.class})
+public final class RondoCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given arguments and writers; returns the exit code. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new RondoCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
+            if (exception instanceof IllegalArgumentException || exception instanceof java.io.UncheckedIOException) {
+                line.getErr().println(line.getCommandName() + ": " + exception.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            throw exception;
+        });
+        return commandLine.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The version from the jar's manifest, or "development" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = RondoCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"rondo " + (version == null ? "(development build)" : version)};
+        }
+    }
+}
