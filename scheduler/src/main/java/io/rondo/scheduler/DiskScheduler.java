@@ -118,16 +118,25 @@ public final class DiskScheduler {
     }
 
     /**
-     * A new round starts: C-requests of the last round still unread are glitches and are dropped,
-     * and these C-requests, due by the end of this round, take their place.
+     * A new round starts: C-requests of the last round still unread (queued, or due in a subround
+     * that never began) are glitches and are dropped, and these C-requests, due by the end of this
+     * round, take their place.
      */
     public void startRound(long startNs, List<? extends ContinuousRequest> continuous) {
         if (roundStarted && startNs - roundStartNs < 0) {
             throw new IllegalArgumentException("round start " + startNs + " ns precedes the last one, "
                 + roundStartNs + " ns");
         }
+        for (ContinuousRequest request : continuous) {
+            checkPosition(request.position(), request.toString());
+        }
         scanList.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
         waitingContinuous.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
+        if (roundStarted) {
+            for (int i = roundContinuousCount * (subround + 1) / subrounds; i < roundContinuousCount; i++) {
+                discard(roundContinuous[i], startNs);
+            }
+        }
         returnDiscreteToFifo();
         roundStarted = true;
         roundStartNs = startNs;
@@ -138,7 +147,6 @@ public final class DiskScheduler {
         Arrays.fill(roundContinuous, null);
         roundContinuousCount = 0;
         for (ContinuousRequest request : continuous) {
-            checkPosition(request.position(), request.toString());
             request.deadlineNs(roundEndNs);
             request.estimatedCostNs = costOf(request);
             roundContinuous[roundContinuousCount++] = request;

@@ -31,7 +31,7 @@ public final class DiskProfile implements DiskModel {
     private static final String BUILT_IN_FOLDER = "/io/rondo/scheduler/disk/profiles/";
     private static final List<String> BUILT_IN = List.of(PAPER_DISK);
     private static final ObjectMapper JSON = new ObjectMapper()
-        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final String name;
     private final String description;
@@ -77,8 +77,9 @@ public final class DiskProfile implements DiskModel {
         try {
             return parse(JSON.readValue(Files.readString(file), Json.class), file.toString());
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("disk profile " + file + " is not valid: "
-                + e.getOriginalMessage(), e);
+            String problem = e.getCause() instanceof IllegalArgumentException invalid
+                ? invalid.getMessage() : e.getOriginalMessage();
+            throw new IllegalArgumentException("disk profile " + file + " is not valid: " + problem, e);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read disk profile " + file + ": " + e.getMessage(), e);
         }
@@ -152,7 +153,6 @@ public final class DiskProfile implements DiskModel {
     }
 
     private static void validate(Json json) {
-        require(json.name() != null && !json.name().isBlank(), "'name' is missing");
         require(json.cylinders() > 0, "'cylinders' must be positive, was " + json.cylinders());
         require(json.capacityBytes() >= json.cylinders(),
             "'capacityBytes' must be at least one byte per cylinder, was " + json.capacityBytes());
@@ -211,15 +211,31 @@ public final class DiskProfile implements DiskModel {
     }
 
     /** One piece of the seek curve, in milliseconds, from a cylinder distance on. */
-    record SeekPiece(long fromDistance, double constantMs, double sqrtMs, double linearMs) {
+    record SeekPiece(Long fromDistance, Double constantMs, Double sqrtMs, Double linearMs) {
+        SeekPiece {
+            require(fromDistance != null, "a seek piece has no 'fromDistance'");
+            constantMs = constantMs == null ? 0 : constantMs;
+            sqrtMs = sqrtMs == null ? 0 : sqrtMs;
+            linearMs = linearMs == null ? 0 : linearMs;
+        }
     }
 
     /** A zone: the cylinders from {@code fromCylinder} to the next zone share a transfer rate. */
-    record Zone(int fromCylinder, double transferBytesPerSecond) {
+    record Zone(Integer fromCylinder, Double transferBytesPerSecond) {
+        Zone {
+            require(fromCylinder != null, "a zone has no 'fromCylinder'");
+            require(transferBytesPerSecond != null, "a zone has no 'transferBytesPerSecond'");
+        }
     }
 
     /** The file format. */
-    record Json(String name, String description, long capacityBytes, int cylinders, double revolutionMs,
+    record Json(String name, String description, Long capacityBytes, Integer cylinders, Double revolutionMs,
                 List<SeekPiece> seekCurve, List<Zone> zones) {
+        Json {
+            require(name != null && !name.isBlank(), "'name' is missing");
+            require(capacityBytes != null, "'capacityBytes' is missing");
+            require(cylinders != null, "'cylinders' is missing");
+            require(revolutionMs != null, "'revolutionMs' is missing");
+        }
     }
 }

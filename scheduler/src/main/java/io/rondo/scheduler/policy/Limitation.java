@@ -2,7 +2,11 @@ package io.rondo.scheduler.policy;
 
 /** Dimension (3) of papers/001 Section 2.4: how many D-requests a (sub)round takes. */
 public enum Limitation {
-    /** At most a fixed number of D-requests per (sub)round, whatever their sizes. */
+    /**
+     * At most a fixed number of D-requests per (sub)round, whatever their sizes. No estimate is
+     * consulted, so nothing keeps them from pushing C-requests past their round: the reason
+     * Section 3 prefers the dynamic limitation.
+     */
     STATIC_NUMBER("static-number"),
     /** A D-period of fixed length per (sub)round. */
     STATIC_TIME("static-time"),
