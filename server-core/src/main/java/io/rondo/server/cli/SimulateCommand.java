@@ -182,7 +182,8 @@ final class SimulateCommand implements Callable<Integer> {
                 }
                 return Experiment.range(parts[0], parts[1], parts[2]);
             }
-            double[] rates = Arrays.stream(text.split(",")).map(String::trim).mapToDouble(Double::parseDouble).toArray();
+            double[] rates = Arrays.stream(text.split(",")).map(String::trim)
+                .mapToDouble(Double::parseDouble).toArray();
             for (double rate : rates) {
                 if (!(rate >= 0)) {
                     throw new IllegalArgumentException("arrival rates must not be negative, was " + rate);
