@@ -16,6 +16,7 @@ public abstract sealed class DiskRequest permits ContinuousRequest, DiscreteRequ
     private final long position;
     private final long sizeBytes;
     private long rotationNs = UNKNOWN_ROTATION;
+    private Object attachment;
 
     long estimatedCostNs;
     long issuedNs;
@@ -57,6 +58,17 @@ public abstract sealed class DiskRequest permits ContinuousRequest, DiscreteRequ
             throw new IllegalArgumentException("rotational delay must not be negative, was " + rotationNs);
         }
         this.rotationNs = rotationNs;
+    }
+
+    /** The driver's own data for this request (what to read, whom to tell); the scheduler never looks. */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Attaches the driver's own data; returns this request. */
+    public DiskRequest attach(Object data) {
+        this.attachment = data;
+        return this;
     }
 
     /** When the scheduler issued this request; meaningful once it has. */

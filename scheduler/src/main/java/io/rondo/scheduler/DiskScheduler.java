@@ -154,10 +154,13 @@ public final class DiskScheduler {
         beginSubround(0);
     }
 
-    /** A D-request arrived. Requests must be offered in order of arrival. */
+    /**
+     * A D-request arrived. Requests handed over by several threads may come slightly out of
+     * order; each takes its place in the fifo queue by arrival time all the same.
+     */
     public void offer(DiscreteRequest request) {
         checkPosition(request.position(), request.toString());
-        fifo.addLast(request);
+        fifo.putBack(request);
     }
 
     /**

@@ -2,15 +2,15 @@ package io.rondo.scheduler.sim;
 
 import java.util.Arrays;
 
-/** D-request response times in nanoseconds: a growable array, sorted once for percentiles. */
-final class ResponseTimes {
+/** D-request response times in nanoseconds: a growable array, sorted once for percentiles. Not thread-safe. */
+public final class ResponseTimes {
 
     private long[] values = new long[1024];
     private int count;
     private long sumNs;
     private boolean sorted = true;
 
-    void add(long responseNs) {
+    public void add(long responseNs) {
         if (count == values.length) {
             values = Arrays.copyOf(values, count * 2);
         }
@@ -19,22 +19,22 @@ final class ResponseTimes {
         sorted = false;
     }
 
-    void addAll(ResponseTimes other) {
+    public void addAll(ResponseTimes other) {
         for (int i = 0; i < other.count; i++) {
             add(other.values[i]);
         }
     }
 
-    int count() {
+    public int count() {
         return count;
     }
 
-    double meanNs() {
+    public double meanNs() {
         return count == 0 ? Double.NaN : (double) sumNs / count;
     }
 
     /** The nearest-rank percentile, {@code fraction} in (0, 1]; NaN when empty. */
-    double percentileNs(double fraction) {
+    public double percentileNs(double fraction) {
         if (count == 0) {
             return Double.NaN;
         }
@@ -46,7 +46,7 @@ final class ResponseTimes {
         return values[Math.min(Math.max(rank, 1), count) - 1];
     }
 
-    double maxNs() {
+    public double maxNs() {
         return percentileNs(1.0);
     }
 }

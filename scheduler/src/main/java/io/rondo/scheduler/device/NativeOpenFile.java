@@ -1,0 +1,102 @@
+package io.rondo.scheduler.device;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A file opened by {@link NativeDiskIo}: a file descriptor with O_DIRECT. Its FIEMAP extents are
+ * fetched once and kept until the file's size or mtime changes, so {@link #physicalPosition} costs
+ * one fstat and a binary search, not an ioctl that syncs the file.
+ */
+final class NativeOpenFile extends AbstractOpenFile {
+
+    private final int fd;
+    private final String name;
+
+    private List<Extent> extents;
+    private long extentsSize = -1;
+    private long extentsMtimeNs;
+
+    NativeOpenFile(Path path, int fd) {
+        super(path);
+        this.fd = fd;
+        this.name = path.toString();
+    }
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen("fstat");
+        return NativeDiskIo.fstat0(fd, name)[0];
+    }
+
+    @Override
+    int readAt(long offset, ByteBuffer dst, int position, int length) throws IOException {
+        return NativeDiskIo.pread0(fd, dst, position, length, offset, name);
+    }
+
+    @Override
+    public long physicalPosition(long offset) throws IOException {
+        if (offset < 0) {
+            throw new IllegalArgumentException("negative offset " + offset + " in " + name);
+        }
+        List<Extent> list = extents();
+        if (offset >= extentsSize) {
+            throw pastTheEnd(offset, extentsSize);
+        }
+        int low = 0;
+        int high = list.size() - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            Extent extent = list.get(middle);
+            if (offset < extent.logical()) {
+                high = middle - 1;
+            } else if (offset >= extent.logical() + extent.length()) {
+                low = middle + 1;
+            } else {
+                if ((extent.flags() & EXTENT_UNKNOWN) != 0) {
+                    throw new IOException("physical position of offset " + offset + " in " + name
+                        + ": the file system does not know the extent's location yet (FIEMAP_EXTENT_UNKNOWN)");
+                }
+                return extent.physical() + (offset - extent.logical());
+            }
+        }
+        throw new IOException("physical position of offset " + offset + " in " + name
+            + ": the offset is in a hole (no extent maps it)");
+    }
+
+    @Override
+    public List<Extent> extents() throws IOException {
+        ensureOpen("FIEMAP");
+        long[] stat = NativeDiskIo.fstat0(fd, name);
+        if (extents == null || stat[0] != extentsSize || stat[1] != extentsMtimeNs) {
+            long[] flat = NativeDiskIo.fiemap0(fd, name);
+            List<Extent> list = new ArrayList<>(flat.length / 4);
+            for (int i = 0; i < flat.length; i += 4) {
+                list.add(new Extent(flat[i], flat[i + 1], flat[i + 2], (int) flat[i + 3]));
+            }
+            extents = Collections.unmodifiableList(list);
+            extentsSize = stat[0];
+            extentsMtimeNs = stat[1];
+        }
+        return extents;
+    }
+
+    @Override
+    public void advise(long offset, long length, Advice advice) throws IOException {
+        if (offset < 0 || length < 0 || advice == null) {
+            throw new IllegalArgumentException("cannot advise " + advice + " for " + length + " bytes at offset "
+                + offset + " of " + name);
+        }
+        ensureOpen("posix_fadvise");
+        NativeDiskIo.fadvise0(fd, offset, length, NativeDiskIo.adviceCode(advice), name);
+    }
+
+    @Override
+    void closeNow() throws IOException {
+        NativeDiskIo.close0(fd, name);
+    }
+}

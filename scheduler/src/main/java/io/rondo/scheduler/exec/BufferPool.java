@@ -1,0 +1,203 @@
+package io.rondo.scheduler.exec;
+
+import io.rondo.scheduler.device.AlignedBuffers;
+import io.rondo.scheduler.device.DiskIo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+/**
+ * The buffer manager's pool (papers/001 Section 6(c)): aligned direct buffers, in power-of-two
+ * size classes from 4 KiB, under a memory ceiling, reused rather than allocated per read.
+ *
+ * <p>Streams are double-buffered (papers/004 Section 4): admitting a stream reserves two buffers
+ * of its largest fragment ({@link #reserveStream}), the stream never holds more than two at once,
+ * and its reads draw on that reservation, so a burst of discrete reads cannot starve an admitted
+ * stream of memory. Discrete reads take what the reservations leave under the ceiling, and are
+ * refused (null) past it. Thread-safe: executors acquire, senders release.
+ */
+public final class BufferPool {
+
+    /** The stream id of buffers lent to discrete reads. */
+    public static final long NO_STREAM = -1;
+
+    private static final int SMALLEST_CLASS = Integer.numberOfTrailingZeros(DiskIo.ALIGNMENT);
+
+    private final long ceilingBytes;
+    private final List<ConcurrentLinkedDeque<PooledBuffer>> free = new ArrayList<>();
+    private final Map<Long, StreamAccount> streams = new ConcurrentHashMap<>();
+    private long reservedBytes;
+    private long discreteInUseBytes;
+    private long cachedBytes;
+    private int outstanding;
+
+    public BufferPool(long ceilingBytes) {
+        if (ceilingBytes < DiskIo.ALIGNMENT) {
+            throw new IllegalArgumentException("a buffer ceiling must be at least " + DiskIo.ALIGNMENT
+                + " bytes, was " + ceilingBytes);
+        }
+        this.ceilingBytes = ceilingBytes;
+        for (int sizeClass = SMALLEST_CLASS; sizeClass <= 30; sizeClass++) {
+            free.add(new ConcurrentLinkedDeque<>());
+        }
+    }
+
+    public long ceilingBytes() {
+        return ceilingBytes;
+    }
+
+    /** Bytes promised to admitted streams (two buffers each). */
+    public synchronized long reservedBytes() {
+        return reservedBytes;
+    }
+
+    /** Bytes lent to discrete reads right now. */
+    public synchronized long discreteInUseBytes() {
+        return discreteInUseBytes;
+    }
+
+    /** Bytes in use: what streams reserved plus what discrete reads hold. */
+    public synchronized long inUseBytes() {
+        return reservedBytes + discreteInUseBytes;
+    }
+
+    /** Buffers lent and not yet released. */
+    public synchronized int outstanding() {
+        return outstanding;
+    }
+
+    /** The capacity of the buffer that would hold {@code bytes}: the next power of two, at least 4 KiB. */
+    public static int classCapacity(int bytes) {
+        return 1 << sizeClass(bytes);
+    }
+
+    /**
+     * Reserves the double buffer of a stream whose fragments are at most {@code maxFragmentBytes}
+     * (aligned span included). False if that would pass the ceiling: admission must refuse it.
+     */
+    public synchronized boolean reserveStream(long streamId, int maxFragmentBytes) {
+        if (streams.containsKey(streamId)) {
+            throw new IllegalStateException("stream " + streamId + " already has a reservation");
+        }
+        long bytes = 2L * classCapacity(maxFragmentBytes);
+        if (reservedBytes + discreteInUseBytes + bytes > ceilingBytes) {
+            return false;
+        }
+        reservedBytes += bytes;
+        streams.put(streamId, new StreamAccount(classCapacity(maxFragmentBytes)));
+        return true;
+    }
+
+    /** Ends a stream's reservation; its buffers still lent are accounted until released. */
+    public synchronized void releaseStream(long streamId) {
+        StreamAccount account = streams.get(streamId);
+        if (account == null) {
+            throw new IllegalStateException("stream " + streamId + " has no reservation");
+        }
+        account.closed = true;
+        if (account.held == 0) {
+            streams.remove(streamId);
+            reservedBytes -= 2L * account.capacity;
+        }
+    }
+
+    /** A buffer of at least {@code bytes} for a discrete read, or null if the ceiling is reached. */
+    public PooledBuffer acquire(int bytes) {
+        int sizeClass = sizeClass(bytes);
+        synchronized (this) {
+            if (reservedBytes + discreteInUseBytes + (1L << sizeClass) > ceilingBytes) {
+                return null;
+            }
+            discreteInUseBytes += 1L << sizeClass;
+            outstanding++;
+        }
+        return take(sizeClass, NO_STREAM);
+    }
+
+    /**
+     * One of a stream's two buffers, for a fragment of {@code bytes}.
+     *
+     * @throws IllegalStateException if the stream has no reservation, already holds two buffers, or
+     *                               the fragment is larger than it reserved for
+     */
+    public PooledBuffer acquireForStream(long streamId, int bytes) {
+        int sizeClass = sizeClass(bytes);
+        synchronized (this) {
+            StreamAccount account = streams.get(streamId);
+            if (account == null || account.closed) {
+                throw new IllegalStateException("stream " + streamId + " has no buffer reservation");
+            }
+            if (account.held >= 2) {
+                throw new IllegalStateException("stream " + streamId + " already holds both of its buffers");
+            }
+            if ((1 << sizeClass) > account.capacity) {
+                throw new IllegalStateException("a fragment of " + bytes + " bytes exceeds the " + account.capacity
+                    + "-byte buffers reserved for stream " + streamId);
+            }
+            account.held++;
+            outstanding++;
+        }
+        return take(sizeClass, streamId);
+    }
+
+    private PooledBuffer take(int sizeClass, long streamId) {
+        PooledBuffer cached = free.get(sizeClass - SMALLEST_CLASS).pollFirst();
+        if (cached != null) {
+            synchronized (this) {
+                cachedBytes -= cached.capacity();
+            }
+            cached.buffer().clear();
+            return new PooledBuffer(this, cached.buffer(), sizeClass, streamId);
+        }
+        return new PooledBuffer(this, AlignedBuffers.allocate(1 << sizeClass), sizeClass, streamId);
+    }
+
+    void giveBack(PooledBuffer buffer) {
+        int capacity = buffer.capacity();
+        boolean keep;
+        synchronized (this) {
+            outstanding--;
+            if (buffer.streamId() == NO_STREAM) {
+                discreteInUseBytes -= capacity;
+            } else {
+                StreamAccount account = streams.get(buffer.streamId());
+                account.held--;
+                if (account.closed && account.held == 0) {
+                    streams.remove(buffer.streamId());
+                    reservedBytes -= 2L * account.capacity;
+                }
+            }
+            keep = cachedBytes + capacity + reservedBytes + discreteInUseBytes <= ceilingBytes;
+            if (keep) {
+                cachedBytes += capacity;
+            }
+        }
+        if (keep) {
+            free.get(buffer.sizeClass() - SMALLEST_CLASS).offerFirst(buffer);
+        }
+    }
+
+    private static int sizeClass(int bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("a buffer must hold at least one byte, was " + bytes);
+        }
+        if (bytes > 1 << 30) {
+            throw new IllegalArgumentException("a buffer of " + bytes + " bytes is larger than Rondo lends (1 GiB)");
+        }
+        int sizeClass = 32 - Integer.numberOfLeadingZeros(bytes - 1);
+        return Math.max(sizeClass, SMALLEST_CLASS);
+    }
+
+    private static final class StreamAccount {
+        final int capacity;
+        int held;
+        boolean closed;
+
+        StreamAccount(int capacity) {
+            this.capacity = capacity;
+        }
+    }
+}

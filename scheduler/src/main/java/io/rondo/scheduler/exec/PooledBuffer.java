@@ -1,0 +1,50 @@
+package io.rondo.scheduler.exec;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An aligned direct buffer lent by a {@link BufferPool}. Whoever holds it returns it exactly once
+ * with {@link #release()}; a second release is a bug and throws.
+ */
+public final class PooledBuffer {
+
+    private final BufferPool pool;
+    private final ByteBuffer buffer;
+    private final int sizeClass;
+    private final long streamId;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    PooledBuffer(BufferPool pool, ByteBuffer buffer, int sizeClass, long streamId) {
+        this.pool = pool;
+        this.buffer = buffer;
+        this.sizeClass = sizeClass;
+        this.streamId = streamId;
+    }
+
+    /** The buffer, cleared: position 0, limit at its capacity. */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int capacity() {
+        return buffer.capacity();
+    }
+
+    int sizeClass() {
+        return sizeClass;
+    }
+
+    /** The stream this buffer is accounted to, or {@link BufferPool#NO_STREAM}. */
+    long streamId() {
+        return streamId;
+    }
+
+    /** Gives the buffer back to its pool. */
+    public void release() {
+        if (!released.compareAndSet(false, true)) {
+            throw new IllegalStateException("a pooled buffer of " + capacity() + " bytes was released twice");
+        }
+        pool.giveBack(this);
+    }
+}

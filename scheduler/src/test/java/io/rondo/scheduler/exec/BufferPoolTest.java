@@ -1,0 +1,114 @@
+package io.rondo.scheduler.exec;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The buffer manager: aligned buffers under a ceiling, double buffers per stream, every buffer back once. */
+class BufferPoolTest {
+
+    private static final int KIB = 1024;
+
+    @Test
+    void buffersAreAlignedDirectAndRoundedUpToAPowerOfTwo() {
+        BufferPool pool = new BufferPool(1 << 20);
+
+        PooledBuffer buffer = pool.acquire(5000);
+
+        assertTrue(buffer.buffer().isDirect());
+        assertEquals(8 * KIB, buffer.capacity());
+        assertEquals(0, buffer.buffer().alignmentOffset(0, 4096), "the buffer starts on a 4096-byte boundary");
+        assertEquals(4 * KIB, BufferPool.classCapacity(1), "nothing smaller than one aligned block");
+    }
+
+    @Test
+    void discreteReadsAreRefusedPastTheCeilingAndServedAgainOnceBuffersReturn() {
+        BufferPool pool = new BufferPool(64 * KIB);
+        PooledBuffer first = pool.acquire(32 * KIB);
+        PooledBuffer second = pool.acquire(32 * KIB);
+
+        assertNull(pool.acquire(4 * KIB), "the ceiling is reached");
+        first.release();
+        assertNotNull(pool.acquire(4 * KIB), "a returned buffer makes room");
+        second.release();
+        assertEquals(4 * KIB, pool.discreteInUseBytes());
+    }
+
+    @Test
+    void aReturnedBufferIsReusedRatherThanAllocatedAgain() {
+        BufferPool pool = new BufferPool(1 << 20);
+        PooledBuffer first = pool.acquire(16 * KIB);
+        java.nio.ByteBuffer memory = first.buffer();
+        first.buffer().position(100);
+        first.release();
+
+        PooledBuffer again = pool.acquire(16 * KIB);
+
+        assertSame(memory, again.buffer());
+        assertEquals(0, again.buffer().position(), "handed out cleared");
+    }
+
+    @Test
+    void releasingTwiceIsRefusedAndCountsStayRight() {
+        BufferPool pool = new BufferPool(1 << 20);
+        PooledBuffer buffer = pool.acquire(4 * KIB);
+        buffer.release();
+
+        IllegalStateException twice = assertThrows(IllegalStateException.class, buffer::release);
+
+        assertTrue(twice.getMessage().contains("released twice"), twice.getMessage());
+        assertEquals(0, pool.outstanding());
+        assertEquals(0, pool.discreteInUseBytes());
+    }
+
+    /** papers/004 Section 4: a stream holds at most its two buffers, paid for by its reservation. */
+    @Test
+    void aStreamReservesTwoBuffersAndNeverHoldsAThird() {
+        BufferPool pool = new BufferPool(256 * KIB);
+
+        assertTrue(pool.reserveStream(7, 60 * KIB));
+        assertEquals(128 * KIB, pool.reservedBytes(), "two 64 KiB buffers");
+        PooledBuffer one = pool.acquireForStream(7, 60 * KIB);
+        PooledBuffer two = pool.acquireForStream(7, 10 * KIB);
+        IllegalStateException third = assertThrows(IllegalStateException.class, () -> pool.acquireForStream(7, 1));
+        assertTrue(third.getMessage().contains("both of its buffers"), third.getMessage());
+        one.release();
+        PooledBuffer again = pool.acquireForStream(7, 1);
+        assertNotNull(again, "a returned buffer frees one of the two");
+        again.release();
+        two.release();
+        IllegalStateException tooBig = assertThrows(IllegalStateException.class,
+            () -> pool.acquireForStream(7, 100 * KIB));
+        assertTrue(tooBig.getMessage().contains("exceeds"), tooBig.getMessage());
+    }
+
+    @Test
+    void reservationsComeOffWhatDiscreteReadsMayUseAndAreRefusedPastTheCeiling() {
+        BufferPool pool = new BufferPool(256 * KIB);
+        assertTrue(pool.reserveStream(1, 64 * KIB));
+
+        assertNull(pool.acquire(256 * KIB), "the stream's 128 KiB are spoken for");
+        assertNotNull(pool.acquire(128 * KIB));
+        assertTrue(!pool.reserveStream(2, 4 * KIB), "no room left for another double buffer");
+    }
+
+    @Test
+    void aClosedStreamsReservationEndsWhenItsLastBufferReturns() {
+        BufferPool pool = new BufferPool(256 * KIB);
+        pool.reserveStream(3, 32 * KIB);
+        PooledBuffer held = pool.acquireForStream(3, 32 * KIB);
+
+        pool.releaseStream(3);
+        assertEquals(64 * KIB, pool.reservedBytes(), "still accounted while a buffer is out");
+        held.release();
+
+        assertEquals(0, pool.reservedBytes());
+        assertEquals(0, pool.outstanding());
+        assertThrows(IllegalStateException.class, () -> pool.acquireForStream(3, 1));
+    }
+}

@@ -1,0 +1,225 @@
+package io.rondo.scheduler.exec;
+
+import io.rondo.scheduler.ContinuousRequest;
+import io.rondo.scheduler.DiscreteRequest;
+import io.rondo.scheduler.DiskRequest;
+import io.rondo.scheduler.DiskScheduler;
+import io.rondo.scheduler.ScheduleObserver;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.device.OpenFile;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.policy.SchedulingPolicy;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The executor of one disk: stepped by hand in virtual time, and once on its own thread. */
+class DiskExecutorTest {
+
+    private static final long ROUND_NS = 1_000_000_000L;
+
+    private final DiskProfile paper = DiskProfile.paperDisk();
+    private final CachedNanoClock clock = new CachedNanoClock();
+    private final List<String> events = new ArrayList<>();
+    private final IoCompletion recorder = new IoCompletion() {
+        @Override
+        public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+            events.add(request.id() + " done at " + completedNs);
+            if (buffer != null) {
+                buffer.release();
+            }
+        }
+
+        @Override
+        public void failed(DiskRequest request, Exception error, long failedNs) {
+            events.add(request.id() + " failed: " + error.getMessage());
+        }
+    };
+
+    private DiskExecutor stepped(BlockDevice device, BufferPool pool) {
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, ROUND_NS, 0,
+            ScheduleObserver.NONE);
+        return new DiskExecutor("test", scheduler, device, pool, clock, 4);
+    }
+
+    private ContinuousRequest continuous(long id, int cylinder, long size) {
+        ContinuousRequest request = new ContinuousRequest(id, (int) id, paper.positionOfCylinder(cylinder), size);
+        request.knownRotationNs(0);
+        request.attach(new IoTask(null, 0, (int) size, BufferPool.NO_STREAM, recorder));
+        return request;
+    }
+
+    /** Each step issues one IO and the manual clock lands exactly on the model's completion time. */
+    @Test
+    void steppedByHandTheExecutorServesARoundInScanOrderOnTheModelsClock() {
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = stepped(disk, new BufferPool(1 << 20));
+        ContinuousRequest outer = continuous(1, 3000, 100_000);
+        ContinuousRequest inner = continuous(2, 1000, 100_000);
+        executor.startRound(0, List.of(outer, inner));
+
+        assertEquals(2, executor.doWork(), "round start, then the first IO");
+        long first = paper.seekNs(0, inner.position()) + paper.transferNs(inner.position(), 100_000);
+        assertEquals(List.of("2 done at " + first), events, "the nearer request first: a forward sweep");
+        assertEquals(1, executor.doWork());
+        long second = first + paper.seekNs(inner.position(), outer.position())
+            + paper.transferNs(outer.position(), 100_000);
+        assertEquals("1 done at " + second, events.get(1));
+        assertEquals(0, executor.doWork(), "idle: nothing left this round");
+    }
+
+    @Test
+    void aDRequestHandedOverIsServedAtTheNextStep() {
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = stepped(disk, new BufferPool(1 << 20));
+        executor.startRound(0, List.of());
+        executor.doWork();
+        clock.update(5_000_000);
+        DiscreteRequest request = new DiscreteRequest(9, 9, paper.positionOfCylinder(10), 50_000, 5_000_000);
+        request.knownRotationNs(1_000_000);
+        request.attach(new IoTask(null, 0, 50_000, BufferPool.NO_STREAM, recorder));
+
+        assertTrue(executor.submit(request));
+        executor.doWork();
+
+        long service = paper.seekNs(0, request.position()) + 1_000_000 + paper.transferNs(request.position(), 50_000);
+        assertEquals(List.of("9 done at " + (5_000_000 + service)), events);
+    }
+
+    @Test
+    void aFullHandOverQueueRefusesTheSubmitter() {
+        DiskExecutor executor = stepped(BlockDevice.direct(), new BufferPool(1 << 20));
+        int accepted = 0;
+        for (int i = 0; i < 10; i++) {
+            DiscreteRequest request = new DiscreteRequest(i, i, 0, 4096, 0);
+            request.attach(new IoTask(null, 0, 4096, BufferPool.NO_STREAM, recorder));
+            if (executor.submit(request)) {
+                accepted++;
+            }
+        }
+        assertEquals(4, accepted, "the queue holds its capacity and refuses the rest");
+    }
+
+    /** A device error (EIO from the fault-injecting wrapper) fails that read only; the buffer goes back. */
+    @Test
+    void aDeviceErrorFailsThatReadReturnsItsBufferAndTheExecutorGoesOn(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("data");
+        byte[] bytes = new byte[1 << 20];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 31);
+        }
+        Files.write(file, bytes);
+        BufferPool pool = new BufferPool(1 << 20);
+        FaultInjectingDevice device = new FaultInjectingDevice(BlockDevice.direct(), 1);
+        DiskExecutor executor = stepped(device, pool);
+        List<byte[]> read = new ArrayList<>();
+        IoCompletion keep = new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                byte[] copy = new byte[data.remaining()];
+                data.get(copy);
+                read.add(copy);
+                buffer.release();
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                events.add(error.getMessage());
+            }
+        };
+        try (OpenFile open = DiskIo.best().open(file)) {
+            executor.startRound(0, List.of());
+            for (int i = 0; i < 2; i++) {
+                DiscreteRequest request = new DiscreteRequest(i, i, i * 1000L, 5000, 0);
+                request.attach(new IoTask(open, 1000 + i, 5000, BufferPool.NO_STREAM, keep));
+                executor.submit(request);
+            }
+            executor.doWork();
+            executor.doWork();
+        }
+
+        assertEquals(1, events.size(), events.toString());
+        assertTrue(events.get(0).contains("Input/output error"), events.toString());
+        assertEquals(1, read.size());
+        byte[] expected = new byte[5000];
+        System.arraycopy(bytes, 1001, expected, 0, 5000);
+        assertArrayEquals(expected, read.get(0), "the second read, unaligned, has exactly its bytes");
+        assertEquals(1, executor.ioErrors());
+        assertEquals(0, pool.outstanding(), "every buffer returned exactly once");
+    }
+
+    @Test
+    void withoutBufferMemoryADiscreteReadFailsWithAClearReason(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("data");
+        Files.write(file, new byte[1 << 16]);
+        DiskExecutor executor = stepped(BlockDevice.direct(), new BufferPool(4096));
+        try (OpenFile open = DiskIo.best().open(file)) {
+            executor.startRound(0, List.of());
+            DiscreteRequest request = new DiscreteRequest(1, 1, 0, 10_000, 0);
+            request.attach(new IoTask(open, 0, 10_000, BufferPool.NO_STREAM, recorder));
+            executor.submit(request);
+            executor.doWork();
+        }
+        assertEquals(1, events.size());
+        assertTrue(events.get(0).contains("no buffer memory"), events.toString());
+    }
+
+    /** The threads for real: the round clock and the executor, on the wall clock, a few short rounds. */
+    @Test
+    void onItsOwnThreadTheExecutorKeepsRoundsWithTheRoundClock() throws InterruptedException {
+        SystemNanoClock wall = SystemNanoClock.INSTANCE;
+        long roundNs = 100_000_000;
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, roundNs, 0,
+            ScheduleObserver.NONE);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, wall, Waiter.realTime(wall), 5);
+        CountDownLatch reads = new CountDownLatch(8);
+        List<Long> lateNs = new ArrayList<>();
+        IoCompletion onTime = new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                synchronized (lateNs) {
+                    lateNs.add(completedNs - ((ContinuousRequest) request).deadlineNs());
+                }
+                reads.countDown();
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+            }
+        };
+        DiskExecutor executor = new DiskExecutor("wall", scheduler, disk, new BufferPool(1 << 20), wall, 16);
+        RoundClock rounds = new RoundClock(List.of(executor), (d, round, start) -> {
+            ContinuousRequest request = new ContinuousRequest(round, 0, paper.positionOfCylinder((int) round * 100),
+                200_000);
+            request.attach(new IoTask(null, 0, 200_000, BufferPool.NO_STREAM, onTime));
+            return List.of(request);
+        }, wall, wall.nanoTime() + 20_000_000, roundNs);
+        executor.start();
+        rounds.start();
+        try {
+            assertTrue(reads.await(5, TimeUnit.SECONDS), "eight rounds' reads within five seconds");
+        } finally {
+            rounds.close();
+            executor.close();
+        }
+        synchronized (lateNs) {
+            assertFalse(lateNs.stream().anyMatch(late -> late > 0), "no read finished after its round: " + lateNs);
+        }
+        assertEquals(0, executor.ioErrors());
+    }
+}
