@@ -2,6 +2,7 @@ package io.rondo.scheduler.disk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
@@ -228,9 +229,13 @@ public final class DiskProfile implements DiskModel {
         }
     }
 
-    /** The file format. */
+    /**
+     * The file format. {@code measured}, written by {@code rondo profile}, holds the measurements a
+     * profile was fitted to (throughput against IO size, papers/000 Figure 3): kept for people and
+     * charts, never used for timing.
+     */
     record Json(String name, String description, Long capacityBytes, Integer cylinders, Double revolutionMs,
-                List<SeekPiece> seekCurve, List<Zone> zones) {
+                List<SeekPiece> seekCurve, List<Zone> zones, JsonNode measured) {
         Json {
             require(name != null && !name.isBlank(), "'name' is missing");
             require(capacityBytes != null, "'capacityBytes' is missing");

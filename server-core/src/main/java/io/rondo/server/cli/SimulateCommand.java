@@ -6,10 +6,7 @@ import io.rondo.scheduler.sim.Experiment;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.SizeDistribution;
 import io.rondo.scheduler.sim.Workload;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -217,17 +214,6 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private ProgressBar progressBar(Experiment experiment) {
-        if (quiet) {
-            return null;
-        }
-        return new ProgressBarBuilder()
-            .setTaskName(experiment.name())
-            .setInitialMax(experiment.pointCount())
-            .setUnit(" points", 1)
-            .setStyle(ProgressBarStyle.ASCII)
-            .setConsumer(new ConsoleProgressBarConsumer(System.err))
-            .setUpdateIntervalMillis(250)
-            .continuousUpdate()
-            .build();
+        return quiet ? null : Progress.bar(experiment.name(), experiment.pointCount(), " points");
     }
 }

@@ -1,0 +1,432 @@
+package io.rondo.scheduler.device;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * XTREAM's disk profiler (papers/000 Section 2.3, Figure 3): reads of one size at random
+ * positions, for sizes from 4 KiB to 8 MiB, each timed, giving throughput against IO size. From
+ * the mean times it fits the service time {@code t(s) = a + s / R}: {@code a} the access penalty
+ * of any IO (seek and rotation, Equation 1's {@code T_access}), {@code R} the transfer rate; that
+ * is the whole model a measured {@code DiskProfile} needs.
+ *
+ * <p>The reads go to a test file written for the purpose, synced, and read with O_DIRECT so that
+ * the device, not the page cache, answers. The file is deleted at the end, on failure, and on
+ * Ctrl-C (a shutdown hook held while it exists).
+ */
+public final class DiskProfiler {
+
+    /** The smallest test file: a few reads of the largest size must fit at distinct places. */
+    public static final long MIN_FILE_BYTES = 16L << 20;
+    /** The smallest IO profiled: one O_DIRECT block. */
+    public static final int MIN_IO_BYTES = DiskIo.ALIGNMENT;
+    /** The largest IO profiled by default. */
+    public static final int MAX_IO_BYTES = 8 << 20;
+    /** The share of the free space left free: the test file takes at most the rest. */
+    public static final double FREE_SPACE_MARGIN = 0.10;
+
+    static final int MIN_READS = 16;
+    static final int MAX_READS = 512;
+    static final long TIME_PER_SIZE_NS = 250_000_000L;
+
+    private static final int WRITE_CHUNK = 1 << 20;
+    private static final int CYLINDERS = 1000;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final DiskIo io;
+    private final int maxIoBytes;
+    private final long seed;
+
+    /** A profiler reading with {@code io}, up to {@link #MAX_IO_BYTES}, at positions from a fresh seed. */
+    public DiskProfiler(DiskIo io) {
+        this(io, MAX_IO_BYTES, System.nanoTime());
+    }
+
+    /**
+     * A profiler reading with {@code io}, IO sizes up to {@code maxIoBytes} (a power of two, at
+     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}.
+     */
+    public DiskProfiler(DiskIo io, int maxIoBytes, long seed) {
+        if (maxIoBytes < 2 * MIN_IO_BYTES || Integer.bitCount(maxIoBytes) != 1
+            || maxIoBytes > AlignedBuffers.MAX_CAPACITY) {
+            throw new IllegalArgumentException("the largest IO size must be a power of two from "
+                + 2 * MIN_IO_BYTES + " bytes on, was " + maxIoBytes);
+        }
+        this.io = io;
+        this.maxIoBytes = maxIoBytes;
+        this.seed = seed;
+    }
+
+    /**
+     * The test file's size for a request of {@code requestedBytes} in {@code dir}: at most the
+     * free space less {@link #FREE_SPACE_MARGIN}, in whole MiB.
+     *
+     * @throws IllegalArgumentException if that is under {@link #MIN_FILE_BYTES}, or {@code dir} is not a directory
+     */
+    public static long fileBytes(Path dir, long requestedBytes) throws IOException {
+        checkDirectory(dir);
+        if (requestedBytes < MIN_FILE_BYTES) {
+            throw new IllegalArgumentException("the test file must be at least " + MIN_FILE_BYTES / (1 << 20)
+                + " MiB, was " + requestedBytes + " bytes");
+        }
+        long free = Files.getFileStore(dir).getUsableSpace();
+        long allowed = (long) (free * (1 - FREE_SPACE_MARGIN));
+        long bytes = Math.min(requestedBytes, allowed) / WRITE_CHUNK * WRITE_CHUNK;
+        if (bytes < MIN_FILE_BYTES) {
+            throw new IllegalArgumentException("only " + free / (1 << 20) + " MiB free in " + dir + ": less a "
+                + Math.round(FREE_SPACE_MARGIN * 100) + "% margin that is under the " + MIN_FILE_BYTES / (1 << 20)
+                + " MiB the test file needs");
+        }
+        return bytes;
+    }
+
+    /**
+     * Profiles the device behind {@code dir} with a test file of {@code requestedBytes} (less if
+     * the free space is short, see {@link #fileBytes}), telling {@code listener} how far it got.
+     *
+     * @throws IllegalArgumentException if {@code dir} is unfit: missing, not a directory, too
+     *                                  little free space, or a file system that refuses O_DIRECT
+     * @throws IOException              if writing or reading the test file fails
+     */
+    public Result run(Path dir, long requestedBytes, Listener listener) throws IOException {
+        long fileBytes = fileBytes(dir, requestedBytes);
+        DeviceInfo device = io.device(dir);
+        Path file = Files.createTempFile(dir, ".rondo-profile-", ".tmp");
+        Thread cleanup = new Thread(() -> deleteQuietly(file), "rondo-profile-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            Instant started = Instant.now();
+            long startNs = System.nanoTime();
+            write(file, fileBytes, listener);
+            List<Sample> samples = measure(file, fileBytes, listener);
+            Fit fit = fit(samples);
+            List<Row> rows = new ArrayList<>();
+            for (Sample sample : samples) {
+                rows.add(sample.row(fit));
+            }
+            return new Result(dir.toAbsolutePath().normalize(), device, io.kind(), fileBytes,
+                started.truncatedTo(ChronoUnit.SECONDS), (System.nanoTime() - startNs) / 1e9, rows, fit);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or about to: it deletes the file.
+            }
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private void write(Path file, long fileBytes, Listener listener) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        ByteBuffer chunk = ByteBuffer.allocateDirect(WRITE_CHUNK);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            for (long written = 0; written < fileBytes; ) {
+                // Random bytes: a file system or device that compresses or deduplicates cannot shortcut them.
+                chunk.clear();
+                for (int i = 0; i < WRITE_CHUNK; i += Long.BYTES) {
+                    chunk.putLong(i, random.nextLong());
+                }
+                while (chunk.hasRemaining()) {
+                    written += channel.write(chunk);
+                }
+                listener.progress(Phase.WRITING, written, fileBytes);
+            }
+            channel.force(true);
+        }
+    }
+
+    private List<Sample> measure(Path file, long fileBytes, Listener listener) throws IOException {
+        List<Integer> sizes = new ArrayList<>();
+        for (long size = MIN_IO_BYTES; size <= Math.min(maxIoBytes, fileBytes); size <<= 1) {
+            sizes.add((int) size);
+        }
+        SplittableRandom random = new SplittableRandom(seed + 1);
+        ByteBuffer buffer = AlignedBuffers.allocate(sizes.get(sizes.size() - 1));
+        List<Sample> samples = new ArrayList<>();
+        try (OpenFile open = io.open(file)) {
+            if (open instanceof JavaOpenFile java && !java.direct()) {
+                throw new IllegalArgumentException("the file system of " + file.getParent() + " refuses O_DIRECT: "
+                    + "the reads would be answered by the page cache, not the device");
+            }
+            open.advise(0, fileBytes, OpenFile.Advice.DONTNEED);
+            listener.progress(Phase.READING, 0, sizes.size());
+            timedRead(open, buffer, MIN_IO_BYTES, 0); // the first read pays for what only happens once
+            for (int size : sizes) {
+                long blocks = (fileBytes - size) / DiskIo.ALIGNMENT + 1;
+                long[] times = new long[MAX_READS];
+                int reads = 0;
+                long spentNs = 0;
+                while (reads < MIN_READS || reads < MAX_READS && spentNs < TIME_PER_SIZE_NS) {
+                    long offset = random.nextLong(blocks) * DiskIo.ALIGNMENT;
+                    long ns = timedRead(open, buffer, size, offset);
+                    times[reads++] = ns;
+                    spentNs += ns;
+                }
+                samples.add(new Sample(size, reads, times));
+                listener.progress(Phase.READING, samples.size(), sizes.size());
+            }
+        }
+        return samples;
+    }
+
+    private static long timedRead(OpenFile open, ByteBuffer buffer, int size, long offset) throws IOException {
+        buffer.clear().limit(size);
+        long startNs = System.nanoTime();
+        int read = open.readAligned(offset, buffer);
+        long ns = System.nanoTime() - startNs;
+        if (read != size) {
+            throw new IOException("read " + open.path() + ": " + read + " of " + size + " bytes at offset " + offset);
+        }
+        return ns;
+    }
+
+    /**
+     * {@code t(s) = a + s / R} by least squares on the mean times, each weighted by the inverse
+     * of its square: relative errors count, so the small IOs, where {@code a} shows, weigh as much
+     * as the large ones, whose absolute noise would otherwise swamp it. {@code a_max} is the
+     * smallest access time that, with the same {@code R}, bounds the slowest read of every size.
+     */
+    static Fit fit(List<Sample> samples) throws IOException {
+        if (samples.size() < 2) {
+            throw new IllegalArgumentException("a line needs two IO sizes at least, got " + samples.size());
+        }
+        double sw = 0;
+        double sx = 0;
+        double sy = 0;
+        double sxx = 0;
+        double sxy = 0;
+        for (Sample sample : samples) {
+            double x = sample.size;
+            double y = sample.meanNs();
+            double w = 1 / (y * y);
+            sw += w;
+            sx += w * x;
+            sy += w * y;
+            sxx += w * x * x;
+            sxy += w * x * y;
+        }
+        double determinant = sw * sxx - sx * sx;
+        double nsPerByte = (sw * sxy - sx * sy) / determinant;
+        double accessNs = (sxx * sy - sx * sxy) / determinant;
+        if (!(nsPerByte > 0)) {
+            throw new IOException("cannot fit t(s) = a + s/R: the measured times do not grow with the IO size "
+                + "(is something caching the reads?)");
+        }
+        accessNs = Math.max(accessNs, 0);
+        double accessMaxNs = accessNs;
+        for (Sample sample : samples) {
+            accessMaxNs = Math.max(accessMaxNs, sample.maxNs() - sample.size * nsPerByte);
+        }
+        return new Fit(accessNs / 1e6, accessMaxNs / 1e6, 1e9 / nsPerByte);
+    }
+
+    private static void checkDirectory(Path dir) {
+        if (!Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + " does not exist");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory");
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            System.err.println("rondo: cannot delete the profiler's test file " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Where a run is. */
+    public enum Phase {
+        /** Writing the test file: {@code done} of {@code total} bytes. */
+        WRITING,
+        /** Timing reads: {@code done} of {@code total} IO sizes measured. */
+        READING
+    }
+
+    /** Told how far a run got. */
+    @FunctionalInterface
+    public interface Listener {
+
+        /** Tells nobody. */
+        Listener NONE = (phase, done, total) -> { };
+
+        /** {@code done} of {@code total} in {@code phase}; called on the profiling thread. */
+        void progress(Phase phase, long done, long total);
+    }
+
+    /** The times of one IO size, in nanoseconds. */
+    record Sample(int size, int reads, long[] times) {
+
+        double meanNs() {
+            long sum = 0;
+            for (int i = 0; i < reads; i++) {
+                sum += times[i];
+            }
+            return (double) sum / reads;
+        }
+
+        long minNs() {
+            long min = Long.MAX_VALUE;
+            for (int i = 0; i < reads; i++) {
+                min = Math.min(min, times[i]);
+            }
+            return min;
+        }
+
+        long maxNs() {
+            long max = 0;
+            for (int i = 0; i < reads; i++) {
+                max = Math.max(max, times[i]);
+            }
+            return max;
+        }
+
+        Row row(Fit fit) {
+            double transferMs = size / fit.transferBytesPerSecond() * 1e3;
+            double meanMs = meanNs() / 1e6;
+            double maxMs = maxNs() / 1e6;
+            return new Row(size, reads, size * 1e3 / maxNs(), size * 1e3 / meanNs(), size * 1e3 / minNs(),
+                meanMs, maxMs, meanMs - transferMs, maxMs - transferMs);
+        }
+    }
+
+    /**
+     * One IO size: the throughput of its slowest, average and fastest read (MB/s, 10^6 bytes),
+     * its mean and longest service time, and its mean and longest access time (service time less
+     * the fitted transfer time {@code s / R}).
+     */
+    public record Row(int ioBytes, int reads, double minMBps, double meanMBps, double maxMBps,
+                      double meanMs, double maxMs, double meanAccessMs, double maxAccessMs) {
+    }
+
+    /**
+     * The fitted service time {@code t(s) = accessMs + s / transferBytesPerSecond}, and the access
+     * time {@code accessMaxMs} with which the same line lies above every read measured.
+     */
+    public record Fit(double accessMs, double accessMaxMs, double transferBytesPerSecond) {
+
+        /** The fitted mean service time of an IO of {@code bytes}, in milliseconds. */
+        public double serviceMs(long bytes) {
+            return accessMs + bytes / transferBytesPerSecond * 1e3;
+        }
+    }
+
+    /**
+     * A run's outcome.
+     *
+     * @param dir        the directory profiled
+     * @param device     the device behind it
+     * @param reader     the reader used ({@code native} or {@code java})
+     * @param fileBytes  the test file's size
+     * @param measuredAt when the run started
+     * @param seconds    how long it took, writing included
+     * @param rows       one per IO size, smallest first
+     * @param fit        the service-time model fitted to them
+     */
+    public record Result(Path dir, DeviceInfo device, String reader, long fileBytes, Instant measuredAt,
+                         double seconds, List<Row> rows, Fit fit) {
+
+        public Result {
+            rows = List.copyOf(rows);
+        }
+
+        /** {@code measured-<device>}. */
+        public String profileName() {
+            return "measured-" + device.name();
+        }
+
+        /**
+         * The profile as {@code DiskProfile} loads it: one band of the test file per cylinder,
+         * any move costing {@code a}, a revolution of {@code a_max - a} (so that seek, worst
+         * rotation and transfer bound the slowest read measured), one zone at {@code R}; and the
+         * rows, under {@code measured}.
+         */
+        public String profileJson() {
+            ObjectNode root = JSON.createObjectNode();
+            root.put("name", profileName());
+            root.put("description", description());
+            root.put("capacityBytes", fileBytes);
+            root.put("cylinders", CYLINDERS);
+            root.put("revolutionMs", round(Math.max(fit.accessMaxMs() - fit.accessMs(), 0.001)));
+            ObjectNode seek = root.putArray("seekCurve").addObject();
+            seek.put("fromDistance", 1);
+            seek.put("constantMs", round(fit.accessMs()));
+            seek.put("sqrtMs", 0.0);
+            seek.put("linearMs", 0.0);
+            ObjectNode zone = root.putArray("zones").addObject();
+            zone.put("fromCylinder", 0);
+            zone.put("transferBytesPerSecond", Math.round(fit.transferBytesPerSecond()));
+            ObjectNode measured = root.putObject("measured");
+            measured.put("at", measuredAt.toString());
+            measured.put("device", device.name());
+            measured.put("deviceId", device.id());
+            measured.put("rotational", device.rotational());
+            measured.put("dir", dir.toString());
+            measured.put("reader", reader);
+            measured.put("testFileBytes", fileBytes);
+            measured.put("accessMs", round(fit.accessMs()));
+            measured.put("accessMaxMs", round(fit.accessMaxMs()));
+            measured.put("transferBytesPerSecond", Math.round(fit.transferBytesPerSecond()));
+            ArrayNode rowsNode = measured.putArray("rows");
+            for (Row row : rows) {
+                ObjectNode node = rowsNode.addObject();
+                node.put("ioBytes", row.ioBytes());
+                node.put("reads", row.reads());
+                node.put("minMBps", round(row.minMBps()));
+                node.put("meanMBps", round(row.meanMBps()));
+                node.put("maxMBps", round(row.maxMBps()));
+                node.put("meanMs", round(row.meanMs()));
+                node.put("maxMs", round(row.maxMs()));
+                node.put("meanAccessMs", round(row.meanAccessMs()));
+                node.put("maxAccessMs", round(row.maxAccessMs()));
+            }
+            try {
+                return JSON.writeValueAsString(root) + System.lineSeparator();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot write a JSON tree", e);
+            }
+        }
+
+        /** Writes {@link #profileJson()} to {@code file}. */
+        public void writeProfile(Path file) throws IOException {
+            Files.writeString(file, profileJson());
+        }
+
+        private String description() {
+            int reads = rows.stream().mapToInt(Row::reads).sum();
+            return String.format(Locale.ROOT, "Measured by 'rondo profile' at %s on %s (%s, %s): %d random O_DIRECT "
+                    + "reads of %s to %s (%s reader) over a %d MiB test file in %s. Service time fitted "
+                    + "as t(s) = a + s/R by least squares on each size's mean time: a = %.3f ms, R = %.1f MB/s. Any "
+                    + "move costs a; revolutionMs is the slowest read's extra access time (a_max - a), so seek + "
+                    + "rotation + transfer bounds every read measured. Cylinders are bands of the test file.",
+                measuredAt, device.name(), device.id(), device.rotational() ? "rotational" : "non-rotational", reads,
+                size(rows.get(0).ioBytes()), size(rows.get(rows.size() - 1).ioBytes()), reader, fileBytes >> 20, dir,
+                fit.accessMs(), fit.transferBytesPerSecond() / 1e6);
+        }
+
+        private static String size(int bytes) {
+            return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
+        }
+
+        private static double round(double value) {
+            return Math.round(value * 1e6) / 1e6;
+        }
+    }
+}

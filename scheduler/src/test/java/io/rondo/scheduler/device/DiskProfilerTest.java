@@ -1,0 +1,155 @@
+package io.rondo.scheduler.device;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.disk.DiskProfile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The profiler on the temporary folder's real device: a row per IO size, a fit that predicts the
+ * measurements, a profile {@link DiskProfile} loads, and no test file left behind, whatever happens.
+ */
+class DiskProfilerTest {
+
+    private static final long MIB = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    @TempDir
+    Path out;
+
+    @Test
+    void profilesA32MibFileUpTo1MibIntoALoadableProfile() throws IOException {
+        DiskIo io = DiskIo.best();
+        List<String> progress = new ArrayList<>();
+
+        DiskProfiler.Result result = new DiskProfiler(io, (int) MIB, 7)
+            .run(dir, 32 * MIB, (phase, done, total) -> progress.add(phase + " " + done + "/" + total));
+
+        assertEquals(32 * MIB, result.fileBytes());
+        assertEquals(io.kind(), result.reader());
+        assertEquals(9, result.rows().size(), "4 KiB, 8 KiB, ..., 1 MiB: " + result.rows());
+        long size = DiskProfiler.MIN_IO_BYTES;
+        for (DiskProfiler.Row row : result.rows()) {
+            assertEquals(size, row.ioBytes());
+            assertTrue(row.reads() >= 16 && row.reads() <= 512, row.toString());
+            assertTrue(row.minMBps() > 0 && row.minMBps() <= row.meanMBps() && row.meanMBps() <= row.maxMBps(),
+                "min <= mean <= max: " + row);
+            assertTrue(row.meanMs() <= row.maxMs(), row.toString());
+            size *= 2;
+        }
+        DiskProfiler.Fit fit = result.fit();
+        assertTrue(fit.accessMs() > 0, "a positive access time: " + fit);
+        assertTrue(fit.transferBytesPerSecond() > 0, "a positive rate: " + fit);
+        assertTrue(fit.accessMaxMs() >= fit.accessMs(), fit.toString());
+        assertTrue(progress.contains("WRITING " + 32 * MIB + "/" + 32 * MIB), progress.toString());
+        assertEquals("READING 9/9", progress.get(progress.size() - 1));
+        DiskProbeTest.assertEmpty(dir);
+
+        Path file = out.resolve("profile.json");
+        result.writeProfile(file);
+        DiskProfile profile = DiskProfile.load(file);
+
+        assertEquals("measured-" + io.device(dir).name(), profile.name());
+        assertEquals(32 * MIB, profile.capacityBytes());
+        assertEquals(1000, profile.cylinders());
+        DiskProfiler.Row largest = result.rows().get(result.rows().size() - 1);
+        double transferMs = profile.transferNs(0, MIB) / 1e6;
+        assertTrue(transferMs > largest.meanMs() / 3 && transferMs < largest.meanMs() * 3,
+            "the model's transfer of 1 MiB, " + transferMs + " ms, is within a factor of 3 of the measured mean "
+                + largest.meanMs() + " ms");
+        assertEquals(Math.round(fit.accessMs() * 1e6), profile.seekNs(0, profile.positionOfCylinder(1)), 1_000,
+            "any move costs the mean access time");
+        for (DiskProfiler.Row row : result.rows()) {
+            double boundMs = (profile.maxSeekNs() + profile.worstCaseRotationNs()
+                + profile.transferNs(0, row.ioBytes())) / 1e6;
+            assertTrue(boundMs >= row.maxMs() - 0.01, "seek + rotation + transfer bounds the slowest read: "
+                + boundMs + " ms against " + row);
+        }
+        JsonNode measured = new ObjectMapper().readTree(file.toFile()).get("measured");
+        assertEquals(9, measured.get("rows").size());
+        assertEquals(4096, measured.get("rows").get(0).get("ioBytes").asInt());
+        assertTrue(profile.description().contains("rondo profile"), profile.description());
+    }
+
+    @Test
+    void refusesATestFileUnder16Mib() throws IOException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new DiskProfiler(DiskIo.best()).run(dir, 8 * MIB, DiskProfiler.Listener.NONE));
+
+        assertTrue(e.getMessage().contains("at least 16 MiB"), e.getMessage());
+        DiskProbeTest.assertEmpty(dir);
+    }
+
+    @Test
+    void refusesAMissingDirectoryOrAFile() throws IOException {
+        Path file = Files.writeString(out.resolve("file"), "x");
+        DiskProfiler profiler = new DiskProfiler(DiskIo.best());
+
+        assertEquals(dir.resolve("missing") + " does not exist", assertThrows(IllegalArgumentException.class,
+            () -> profiler.run(dir.resolve("missing"), 32 * MIB, DiskProfiler.Listener.NONE)).getMessage());
+        assertEquals(file + " is not a directory", assertThrows(IllegalArgumentException.class,
+            () -> profiler.run(file, 32 * MIB, DiskProfiler.Listener.NONE)).getMessage());
+    }
+
+    /** A failure half way still deletes the test file. */
+    @Test
+    void deletesTheTestFileWhenReadingFails() throws IOException {
+        DiskIo failing = new DiskIo() {
+            @Override
+            public String kind() {
+                return "failing";
+            }
+
+            @Override
+            public String fallbackReason() {
+                return "a test";
+            }
+
+            @Override
+            public boolean directIo() {
+                return true;
+            }
+
+            @Override
+            public boolean physicalPositions() {
+                return false;
+            }
+
+            @Override
+            public OpenFile open(Path file) throws IOException {
+                assertTrue(Files.isRegularFile(file), "the test file exists while it is read");
+                throw new IOException("open " + file + ": refused by the test");
+            }
+
+            @Override
+            public DeviceInfo device(Path path) throws IOException {
+                return DiskIo.best().device(path);
+            }
+        };
+
+        IOException e = assertThrows(IOException.class,
+            () -> new DiskProfiler(failing, 1 << 16, 1).run(dir, 16 * MIB, DiskProfiler.Listener.NONE));
+
+        assertTrue(e.getMessage().contains("refused by the test"), e.getMessage());
+        DiskProbeTest.assertEmpty(dir);
+    }
+
+    @Test
+    void refusesALargestIoSizeThatIsNotAPowerOfTwo() {
+        assertThrows(IllegalArgumentException.class, () -> new DiskProfiler(DiskIo.best(), 12_288, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DiskProfiler(DiskIo.best(), 4096, 1));
+    }
+}

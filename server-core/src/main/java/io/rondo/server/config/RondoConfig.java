@@ -1,0 +1,248 @@
+package io.rondo.server.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.policy.SchedulingPolicy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Rondo's settings, as {@code config/rondo.yaml} writes them. Every knob is named here beside its
+ * default (as Aeron's {@code Configuration} does), a file need only say what differs, and the whole
+ * is checked once, on loading: a key Rondo does not know is refused by name rather than quietly
+ * ignored, since a misspelt knob that does nothing is worse than an error.
+ */
+public final class RondoConfig {
+
+    /** The system property naming the folder that holds {@value #FILE_NAME} (the {@code rondo} script sets it). */
+    public static final String CONFIG_DIR_PROPERTY = "rondo.config.dir";
+    /** The configuration file's name. */
+    public static final String FILE_NAME = "rondo.yaml";
+
+    /** {@code storage.roots}: the folders Rondo stores and reads files in, relative to the working directory. */
+    public static final List<String> DEFAULT_STORAGE_ROOTS = List.of("data");
+    /** {@code storage.diskProfile}: the disk model, a built-in profile's name or a profile file. */
+    public static final String DEFAULT_DISK_PROFILE = DiskProfile.PAPER_DISK;
+    /** {@code scheduler.policy}: the scheduling policy, a preset or a point of the framework. */
+    public static final String DEFAULT_POLICY = "mixed-incremental-scan";
+    /** {@code scheduler.roundMs}: the length of a round in milliseconds. */
+    public static final long DEFAULT_ROUND_MS = 1000;
+    /** {@code buffers.ceiling}: the most memory all buffers together may take. */
+    public static final String DEFAULT_BUFFERS_CEILING = "256M";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final Path source;
+    private final List<String> storageRoots;
+    private final String diskProfile;
+    private final String policy;
+    private final long roundMs;
+    private final String buffersCeiling;
+    private final long buffersCeilingBytes;
+
+    private RondoConfig(Path source, Document document) {
+        String where = source == null ? "defaults" : source.toString();
+        Storage storage = document.storage() == null ? new Storage(null, null) : document.storage();
+        Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null) : document.scheduler();
+        Buffers buffers = document.buffers() == null ? new Buffers(null) : document.buffers();
+        List<String> roots = storage.roots() == null ? DEFAULT_STORAGE_ROOTS : storage.roots();
+        require(!roots.isEmpty(), where, "storage.roots needs at least one folder");
+        for (String root : roots) {
+            require(root != null && !root.isBlank(), where, "storage.roots has an empty entry");
+        }
+        this.source = source;
+        this.storageRoots = List.copyOf(roots);
+        this.diskProfile = storage.diskProfile() == null ? DEFAULT_DISK_PROFILE : storage.diskProfile();
+        this.policy = scheduler.policy() == null ? DEFAULT_POLICY : scheduler.policy();
+        this.roundMs = scheduler.roundMs() == null ? DEFAULT_ROUND_MS : scheduler.roundMs();
+        this.buffersCeiling = buffers.ceiling() == null ? DEFAULT_BUFFERS_CEILING : buffers.ceiling();
+        require(roundMs > 0, where, "scheduler.roundMs must be positive, was " + roundMs);
+        try {
+            SchedulingPolicy.parse(policy);
+            DiskProfile.resolve(diskProfile);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+        this.buffersCeilingBytes = ByteSizes.parse(buffersCeiling, where + ": buffers.ceiling");
+    }
+
+    /** Every knob at its default. */
+    public static RondoConfig defaults() {
+        return new RondoConfig(null, new Document(null, null, null));
+    }
+
+    /**
+     * Where the configuration file is looked for: {@value #FILE_NAME} in the folder
+     * {@code -Drondo.config.dir} names, else in {@code config/} under the working directory.
+     */
+    public static Path defaultFile() {
+        return Path.of(System.getProperty(CONFIG_DIR_PROPERTY, "config"), FILE_NAME);
+    }
+
+    /** The configuration in {@code file}, or the defaults if there is no such file. */
+    public static RondoConfig loadOrDefaults(Path file) {
+        return Files.exists(file) ? load(file) : defaults();
+    }
+
+    /**
+     * The configuration in {@code file}: what it says, defaults for the rest.
+     *
+     * @throws IllegalArgumentException if the file is missing or unreadable, is not YAML, has a key
+     *                                  Rondo does not know, or a value that does not fit
+     */
+    public static RondoConfig load(Path file) {
+        if (!Files.exists(file)) {
+            throw new IllegalArgumentException("config file " + file + " does not exist");
+        }
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+        Document document;
+        try (JsonParser parser = YAML.createParser(text)) {
+            // A file of comments alone is no document at all: every knob at its default.
+            document = parser.nextToken() == null ? null : YAML.readValue(parser, Document.class);
+        } catch (UnrecognizedPropertyException e) {
+            String key = key(e);
+            String section = key.contains(".") ? key.substring(0, key.lastIndexOf('.')) : "the top level";
+            throw new IllegalArgumentException(file + ": unknown key '" + key + "'" + lineOf(e.getPropertyName(), text)
+                + "; " + section + " knows " + e.getKnownPropertyIds().stream().map(Object::toString).sorted()
+                .collect(Collectors.joining(", ")), e);
+        } catch (MismatchedInputException e) {
+            throw new IllegalArgumentException(file + ": '" + key(e) + "'" + line(e.getLocation()) + " must be "
+                + expected(e.getTargetType()), e);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(file + " is not valid YAML" + line(e.getLocation()) + ": "
+                + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+        return new RondoConfig(file, document == null ? new Document(null, null, null) : document);
+    }
+
+    /** The file this came from, or empty for the defaults. */
+    public Optional<Path> source() {
+        return Optional.ofNullable(source);
+    }
+
+    /** {@code storage.roots}, as paths relative to the working directory unless absolute. */
+    public List<Path> storageRoots() {
+        return storageRoots.stream().map(Path::of).toList();
+    }
+
+    /** Whether {@code storage.roots} is the default, {@code [data]}. */
+    public boolean defaultStorageRoots() {
+        return storageRoots.equals(DEFAULT_STORAGE_ROOTS);
+    }
+
+    /** {@code storage.diskProfile}. */
+    public String diskProfile() {
+        return diskProfile;
+    }
+
+    /** {@code scheduler.policy}, as written. */
+    public String policy() {
+        return policy;
+    }
+
+    /** {@code scheduler.policy}, parsed. */
+    public SchedulingPolicy schedulingPolicy() {
+        return SchedulingPolicy.parse(policy);
+    }
+
+    /** {@code scheduler.roundMs}. */
+    public long roundMs() {
+        return roundMs;
+    }
+
+    /** {@code buffers.ceiling}, as written ({@code 256M}). */
+    public String buffersCeiling() {
+        return buffersCeiling;
+    }
+
+    /** {@code buffers.ceiling} in bytes. */
+    public long buffersCeilingBytes() {
+        return buffersCeilingBytes;
+    }
+
+    /** The dotted key an exception is about: {@code storage.roots}. */
+    private static String key(JsonMappingException e) {
+        return e.getPath().stream()
+            .map(reference -> reference.getFieldName() != null ? reference.getFieldName()
+                : "[" + reference.getIndex() + "]")
+            .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    /**
+     * Where an unknown key is written: the parser has moved past it by the time it is refused, so
+     * its line is found in the text, the first line that sets it.
+     */
+    private static String lineOf(String key, String text) {
+        Pattern setting = Pattern.compile("^\\s*(-\\s*)?[\"']?" + Pattern.quote(key) + "[\"']?\\s*:");
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (setting.matcher(lines.get(i)).find()) {
+                return " (line " + (i + 1) + ")";
+            }
+        }
+        return "";
+    }
+
+    private static String line(JsonLocation location) {
+        return location == null || location.getLineNr() < 1 ? "" : " (line " + location.getLineNr() + ")";
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return "something else";
+        }
+        if (Number.class.isAssignableFrom(type) || type.isPrimitive()) {
+            return "a whole number";
+        }
+        if (type == String.class) {
+            return "a single value";
+        }
+        if (List.class.isAssignableFrom(type)) {
+            return "a list";
+        }
+        return "a section of keys";
+    }
+
+    private static void require(boolean condition, String where, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(where + ": " + message);
+        }
+    }
+
+    /** The file's shape; any section or key left out is null and takes its default. */
+    record Document(Storage storage, Scheduler scheduler, Buffers buffers) {
+    }
+
+    record Storage(List<String> roots, String diskProfile) {
+    }
+
+    record Scheduler(String policy, Long roundMs) {
+    }
+
+    record Buffers(String ceiling) {
+    }
+}

@@ -1,0 +1,128 @@
+package io.rondo.server.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** config/rondo.yaml: defaults for whatever is left out, overrides taken, unknown keys refused by name. */
+class RondoConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private Path yaml(String text) throws IOException {
+        return Files.writeString(dir.resolve("rondo.yaml"), text);
+    }
+
+    private static void assertDefaults(RondoConfig config) {
+        assertEquals(List.of(Path.of("data")), config.storageRoots());
+        assertTrue(config.defaultStorageRoots());
+        assertEquals("nerjes-1999", config.diskProfile());
+        assertEquals("mixed-incremental-scan", config.policy());
+        assertEquals("mixed-incremental-scan", config.schedulingPolicy().name());
+        assertEquals(1000, config.roundMs());
+        assertEquals("256M", config.buffersCeiling());
+        assertEquals(256L << 20, config.buffersCeilingBytes());
+    }
+
+    @Test
+    void noFileMeansTheDefaults() {
+        RondoConfig config = RondoConfig.loadOrDefaults(dir.resolve("missing.yaml"));
+
+        assertDefaults(config);
+        assertEquals(Optional.empty(), config.source());
+    }
+
+    /** The shipped file writes every knob at its default: the two cannot drift apart. */
+    @Test
+    void theShippedFileSaysTheDefaults() {
+        Path shipped = Path.of(System.getProperty(RondoConfig.CONFIG_DIR_PROPERTY, "../config"), "rondo.yaml");
+
+        RondoConfig config = RondoConfig.load(shipped);
+
+        assertDefaults(config);
+        assertEquals(Optional.of(shipped), config.source());
+    }
+
+    @Test
+    void anEmptyFileMeansTheDefaults() throws IOException {
+        assertDefaults(RondoConfig.load(yaml("# nothing set\n")));
+    }
+
+    @Test
+    void aFileOverridesWhatItSaysAndKeepsTheRest() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("""
+            storage:
+              roots: [/srv/a, b]
+            scheduler:
+              roundMs: 500
+            buffers:
+              ceiling: 1G
+            """));
+
+        assertEquals(List.of(Path.of("/srv/a"), Path.of("b")), config.storageRoots());
+        assertEquals(false, config.defaultStorageRoots());
+        assertEquals(500, config.roundMs());
+        assertEquals(1L << 30, config.buffersCeilingBytes());
+        assertEquals("nerjes-1999", config.diskProfile(), "left out: the default");
+        assertEquals("mixed-incremental-scan", config.policy(), "left out: the default");
+    }
+
+    @Test
+    void anUnknownKeyIsRefusedNamingItAndTheFile() throws IOException {
+        Path file = yaml("storage:\n  roots: [data]\n  rootz: [other]\n");
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RondoConfig.load(file));
+
+        assertTrue(e.getMessage().startsWith(file + ": unknown key 'storage.rootz' (line 3)"), e.getMessage());
+        assertTrue(e.getMessage().contains("diskProfile, roots"), "lists the keys storage knows: " + e.getMessage());
+    }
+
+    @Test
+    void anUnknownSectionIsRefusedNamingIt() throws IOException {
+        Path file = yaml("schedular:\n  roundMs: 500\n");
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RondoConfig.load(file));
+
+        assertTrue(e.getMessage().contains("unknown key 'schedular'"), e.getMessage());
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheKey() throws IOException {
+        assertRefused("scheduler:\n  roundMs: soon\n", "'scheduler.roundMs' (line 2) must be a whole number");
+        assertRefused("scheduler:\n  roundMs: 0\n", "scheduler.roundMs must be positive, was 0");
+        assertRefused("scheduler:\n  policy: fastest\n", "unknown policy 'fastest'");
+        assertRefused("buffers:\n  ceiling: lots\n", "buffers.ceiling must be a positive size");
+        assertRefused("storage:\n  roots: []\n", "storage.roots needs at least one folder");
+        assertRefused("storage:\n  diskProfile: no-such-disk\n", "no built-in disk profile named 'no-such-disk'");
+        assertRefused("storage: [a, b]\n", "'storage' (line 1) must be a section of keys");
+        assertRefused("storage:\n  roots: [a\n", "is not valid YAML");
+    }
+
+    @Test
+    void aMissingFileGivenByNameIsRefused() {
+        Path missing = dir.resolve("missing.yaml");
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RondoConfig.load(missing));
+
+        assertEquals("config file " + missing + " does not exist", e.getMessage());
+    }
+
+    private void assertRefused(String text, String problem) throws IOException {
+        Path file = yaml(text);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RondoConfig.load(file),
+            text);
+        assertTrue(e.getMessage().startsWith(file.toString()), "names the file: " + e.getMessage());
+        assertTrue(e.getMessage().contains(problem), "says '" + problem + "': " + e.getMessage());
+    }
+}
