@@ -1,0 +1,2 @@
+/** The persistent catalog of media objects, on Chronicle Map. */
+package io.rondo.content.catalog;
