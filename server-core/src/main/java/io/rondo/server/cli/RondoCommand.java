@@ -10,8 +10,9 @@ import java.io.PrintWriter;
     description = "Rondo: a mixed-workload multimedia information server.",
     mixinStandardHelpOptions = true,
     versionProvider = RondoCommand.Version.class,
-    subcommands = {SimulateCommand.class, LoadCommand.class, ProfileCommand.class, DoctorCommand.class,
-        CommandLine.HelpCommand.class})
+    subcommands = {IngestCommand.class, LsCommand.class, RmCommand.class, MvCommand.class, DemoCommand.class,
+        SimulateCommand.class,
+        LoadCommand.class, ProfileCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class})
 public final class RondoCommand implements Runnable {
 
     @CommandLine.Spec
@@ -30,6 +31,10 @@ public final class RondoCommand implements Runnable {
             if (exception instanceof IllegalArgumentException || exception instanceof java.io.UncheckedIOException) {
                 line.getErr().println(line.getCommandName() + ": " + exception.getMessage());
                 return CommandLine.ExitCode.USAGE;
+            }
+            if (exception instanceof IllegalStateException || exception instanceof java.io.IOException) {
+                line.getErr().println(line.getCommandName() + ": " + exception.getMessage());
+                return CommandLine.ExitCode.SOFTWARE;
             }
             throw exception;
         });

@@ -1,0 +1,404 @@
+package io.rondo.content.ingest;
+
+import io.rondo.content.catalog.Catalog;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.model.ByteRange;
+import io.rondo.content.model.Fragment;
+import io.rondo.content.model.Kind;
+import io.rondo.content.model.MediaIndex;
+import io.rondo.content.model.MediaObject;
+import io.rondo.content.model.Placement;
+import io.rondo.content.model.StoredFile;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongConsumer;
+
+/**
+ * Brings files into the data folder, crash-safely: every file of an object is written under
+ * {@code rondo/tmp/}, forced to the device, renamed into {@code rondo/objects/}, and only then is
+ * the catalog entry written. A crash before the entry leaves files no entry names, which
+ * {@link #recover()} removes at the next start; so an object is there whole or not at all.
+ *
+ * <p>Continuous objects are indexed first (WebM, fragmented MP4); their fragments are striped
+ * round-robin over the disks as the placement policy says, each disk's share appended to one file
+ * so that a stream's read for a round is one contiguous IO. The HTTP upload route calls this
+ * class as {@code rondo ingest} does.
+ */
+public final class IngestService {
+
+    private static final int COPY_BUFFER = 1 << 20;
+
+    private final ContentStore store;
+    private final PlacementPolicy policy;
+    private final long roundNs;
+    private final Clock clock;
+
+    /**
+     * @param store   the catalog and disks
+     * @param policy  where new objects go
+     * @param roundNs the round length fragments are cut to
+     * @param clock   the wall clock for created and modified times
+     */
+    public IngestService(ContentStore store, PlacementPolicy policy, long roundNs, Clock clock) {
+        this.store = store;
+        this.policy = policy;
+        this.roundNs = roundNs;
+        this.clock = clock;
+    }
+
+    /**
+     * Ingests one file. {@code progress} is told the bytes copied so far.
+     *
+     * @throws IngestException if the input is refused (missing, empty, corrupt media, a name taken);
+     *                         nothing is left behind
+     * @throws IOException     if writing the data folder fails; nothing is left behind
+     */
+    public MediaObject ingest(IngestRequest request, LongConsumer progress) throws IngestException, IOException {
+        Path source = request.source();
+        if (!Files.exists(source)) {
+            throw new IngestException(source + " does not exist");
+        }
+        if (!Files.isRegularFile(source)) {
+            throw new IngestException(source + " is not a regular file");
+        }
+        if (!Files.isReadable(source)) {
+            throw new IngestException(source + " cannot be read (permission denied)");
+        }
+        long size = Files.size(source);
+        if (size == 0) {
+            throw new IngestException(source + " is empty: there is nothing to serve");
+        }
+        String name;
+        try {
+            name = ObjectNames.normalize(request.name() == null ? source.getFileName().toString() : request.name());
+        } catch (IllegalArgumentException e) {
+            throw new IngestException(e.getMessage(), e);
+        }
+        Catalog catalog = store.catalog();
+        Optional<MediaObject> existing = catalog.byName(name);
+        if (existing.isPresent()) {
+            throw new IngestException("an object named " + name + " already exists (id " + existing.get().id()
+                + "); remove it first, or ingest under another name with --as");
+        }
+        MediaIndex media = mediaIndex(request, source, name, size);
+        long id = catalog.nextId();
+        long nowMs = clock.millis();
+        List<Path> written = new ArrayList<>();
+        try {
+            Written result = media == null ? copyWhole(id, source, name, size, written, progress)
+                : copyStriped(id, source, name, media, written, progress);
+            String mime = media == null ? MimeTypes.byName(name) : media.mimeType();
+            MediaObject object = new MediaObject(id, name, media == null ? Kind.DISCRETE : Kind.CONTINUOUS, mime,
+                size, result.etag, nowMs, nowMs, result.placement, result.media);
+            catalog.put(object);
+            return object;
+        } catch (IOException | RuntimeException e) {
+            for (Path path : written) {
+                Files.deleteIfExists(path);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Cleans up after a crash: removes ingests in progress and files no catalog entry names.
+     * Returns how many files it removed.
+     */
+    public int recover() throws IOException {
+        int removed = 0;
+        for (StorageDisk disk : store.disks()) {
+            removed += deleteAll(disk.root().resolve(ContentStore.TMP), path -> true);
+            removed += deleteAll(disk.root().resolve(ContentStore.OBJECTS),
+                path -> store.catalog().byId(idOf(path)).isEmpty());
+        }
+        return removed;
+    }
+
+    private MediaIndex mediaIndex(IngestRequest request, Path source, String name, long size) throws IngestException,
+        IOException {
+        if (request.kind() == Kind.DISCRETE) {
+            return null;
+        }
+        Optional<MediaIndex> index;
+        try {
+            index = MediaIndexers.index(source, roundNs);
+        } catch (MediaFormatException e) {
+            throw new IngestException(source + " is not media Rondo can serve: " + e.getMessage(), e);
+        }
+        if (index.isPresent()) {
+            if (index.get().fragments().isEmpty()) {
+                throw new IngestException(source + " holds no media after its header: there is nothing to stream");
+            }
+            return index.get();
+        }
+        String extension = ObjectNames.extension(name);
+        if (extension.equals("webm") || extension.equals("mkv")) {
+            throw new IngestException(source + " is named ." + extension + " but is not a WebM/Matroska file "
+                + "(no EBML header at its start)");
+        }
+        if (MimeTypes.promisesMedia(name) && !looksLikeIsoMedia(source)) {
+            throw new IngestException(source + " is named ." + extension + " but is not an MP4 file (no ftyp box at "
+                + "its start)");
+        }
+        if (request.declaredBitRate() > 0) {
+            return constantBitRate(name, size, request.declaredBitRate());
+        }
+        if (request.kind() == Kind.CONTINUOUS) {
+            throw new IngestException(source + " is not WebM or fragmented MP4, so Rondo cannot find its fragments; "
+                + "declare its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or ingest it as "
+                + "discrete");
+        }
+        return null;
+    }
+
+    /** Fragments of one round's worth of bytes at a declared bit rate: progressive media. */
+    private MediaIndex constantBitRate(String name, long size, long bitRate) {
+        long bytesPerRound = Math.max(1, (long) (bitRate / 8.0 * roundNs / 1e9));
+        List<Fragment> fragments = new ArrayList<>();
+        for (long offset = 0; offset < size; offset += bytesPerRound) {
+            long length = Math.min(bytesPerRound, size - offset);
+            fragments.add(Fragment.unplaced(fragments.size() * roundNs, (long) (length * 8e9 / bitRate), offset,
+                length));
+        }
+        long durationNs = (long) (size * 8e9 / bitRate);
+        return new MediaIndex("progressive", MimeTypes.byName(name), "", durationNs, new ByteRange(0, 0), fragments);
+    }
+
+    private static boolean looksLikeIsoMedia(Path source) throws IOException {
+        byte[] head = new byte[8];
+        try (InputStream in = Files.newInputStream(source)) {
+            return in.readNBytes(head, 0, 8) == 8 && head[4] == 'f' && head[5] == 't' && head[6] == 'y'
+                && head[7] == 'p';
+        }
+    }
+
+    private record Written(Placement placement, MediaIndex media, String etag) {
+    }
+
+    private Written copyWhole(long id, Path source, String name, long size, List<Path> written,
+                              LongConsumer progress) throws IOException {
+        StorageDisk disk = mostFree();
+        String extension = ObjectNames.extension(name);
+        String relative = ContentStore.OBJECTS + "/" + id + (extension.isEmpty() ? "" : "." + extension);
+        Path temp = disk.root().resolve(ContentStore.TMP).resolve(id + ".part");
+        written.add(temp);
+        MessageDigest digest = sha256();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER);
+        long copied = 0;
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            while (copied < size) {
+                buffer.clear();
+                int read = in.read(buffer, copied);
+                if (read < 0) {
+                    throw new IOException(source + " shrank while it was copied: " + copied + " of " + size
+                        + " bytes read");
+                }
+                buffer.flip();
+                digest.update(buffer.duplicate());
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
+                }
+                copied += read;
+                progress.accept(copied);
+            }
+            out.force(true);
+        }
+        Path target = disk.root().resolve(relative);
+        written.add(target);
+        moveIntoPlace(temp, target);
+        return new Written(new Placement(List.of(new StoredFile(disk.name(), relative, size))), null,
+            etag(digest));
+    }
+
+    private Written copyStriped(long id, Path source, String name, MediaIndex media, List<Path> written,
+                                LongConsumer progress) throws IOException {
+        List<StorageDisk> order = stripeOrder(id);
+        String extension = ObjectNames.extension(name).isEmpty() ? "bin" : ObjectNames.extension(name);
+        String folder = ContentStore.OBJECTS + "/" + id;
+        int stripes = Math.min(order.size(), media.fragments().size());
+        List<String> relative = new ArrayList<>();
+        List<StorageDisk> fileDisks = new ArrayList<>();
+        relative.add(folder + "/init." + extension);
+        fileDisks.add(order.get(0));
+        for (int stripe = 0; stripe < stripes; stripe++) {
+            relative.add(folder + "/stripe-" + stripe + "." + extension);
+            fileDisks.add(order.get(stripe));
+        }
+        List<Path> temps = new ArrayList<>();
+        List<FileChannel> outs = new ArrayList<>();
+        long[] lengths = new long[relative.size()];
+        List<Fragment> placed = new ArrayList<>(media.fragments().size());
+        MessageDigest digest = sha256();
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
+            for (int file = 0; file < relative.size(); file++) {
+                Path temp = fileDisks.get(file).root().resolve(ContentStore.TMP).resolve(id + "." + file + ".part");
+                written.add(temp);
+                temps.add(temp);
+                outs.add(FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+            }
+            ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER);
+            long copied = copyRange(in, 0, media.init().end(), outs.get(0), buffer, digest, 0, progress);
+            lengths[0] = media.init().end();
+            for (int i = 0; i < media.fragments().size(); i++) {
+                Fragment fragment = media.fragments().get(i);
+                if (fragment.offset() != copied) {
+                    throw new IllegalStateException("the fragment index of " + source + " is not contiguous at byte "
+                        + copied);
+                }
+                int file = 1 + i % stripes;
+                placed.add(fragment.placedAt(file, lengths[file]));
+                copied = copyRange(in, fragment.offset(), fragment.length(), outs.get(file), buffer, digest, copied,
+                    progress);
+                lengths[file] += fragment.length();
+            }
+            for (FileChannel out : outs) {
+                out.force(true);
+            }
+        } finally {
+            for (FileChannel out : outs) {
+                out.close();
+            }
+        }
+        List<StoredFile> files = new ArrayList<>();
+        for (int file = 0; file < relative.size(); file++) {
+            Path target = fileDisks.get(file).root().resolve(relative.get(file));
+            Files.createDirectories(target.getParent());
+            written.add(target);
+            moveIntoPlace(temps.get(file), target);
+            files.add(new StoredFile(fileDisks.get(file).name(), relative.get(file), lengths[file]));
+        }
+        MediaIndex placedMedia = new MediaIndex(media.container(), media.mimeType(), media.codecs(),
+            media.durationNs(), media.init(), placed);
+        return new Written(new Placement(files), placedMedia, etag(digest));
+    }
+
+    private static long copyRange(FileChannel in, long offset, long length, FileChannel out, ByteBuffer buffer,
+                                  MessageDigest digest, long copiedSoFar, LongConsumer progress) throws IOException {
+        long done = 0;
+        while (done < length) {
+            buffer.clear();
+            buffer.limit((int) Math.min(buffer.capacity(), length - done));
+            int read = in.read(buffer, offset + done);
+            if (read < 0) {
+                throw new IOException("the file ended at byte " + (offset + done) + " while its index expects "
+                    + (offset + length));
+            }
+            buffer.flip();
+            digest.update(buffer.duplicate());
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+            done += read;
+            progress.accept(copiedSoFar + done);
+        }
+        return copiedSoFar + done;
+    }
+
+    /** The disks a continuous object's stripes go to, starting at a different disk per object. */
+    private List<StorageDisk> stripeOrder(long id) {
+        if (policy == PlacementPolicy.MOST_FREE) {
+            return List.of(mostFree());
+        }
+        List<StorageDisk> disks = store.disks();
+        List<StorageDisk> order = new ArrayList<>(disks.size());
+        int first = (int) Math.floorMod(id, (long) disks.size());
+        for (int i = 0; i < disks.size(); i++) {
+            order.add(disks.get((first + i) % disks.size()));
+        }
+        return order;
+    }
+
+    private StorageDisk mostFree() {
+        return store.disks().stream().max(Comparator.comparingLong(ContentStore::freeBytes)).orElseThrow();
+    }
+
+    /** Renames a forced temp file into place, atomically where the file system can, and forces its folder. */
+    private static void moveIntoPlace(Path temp, Path target) throws IOException {
+        Files.createDirectories(target.getParent());
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, target);
+        }
+        try (FileChannel folder = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            folder.force(true);
+        } catch (IOException e) {
+            // Some file systems cannot open a folder to force it; the rename is then as durable as they make it.
+            return;
+        }
+    }
+
+    private interface PathTest {
+        boolean matches(Path path) throws IOException;
+    }
+
+    private static int deleteAll(Path folder, PathTest test) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return 0;
+        }
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                if (test.matches(entry)) {
+                    removed += deleteTree(entry);
+                }
+            }
+        }
+        return removed;
+    }
+
+    private static int deleteTree(Path path) throws IOException {
+        int removed = 0;
+        if (Files.isDirectory(path)) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+                for (Path entry : entries) {
+                    removed += deleteTree(entry);
+                }
+            }
+        }
+        Files.delete(path);
+        return removed + 1;
+    }
+
+    /** The object id a file or folder under {@code rondo/objects/} belongs to, or -1 for a stranger. */
+    private static long idOf(Path path) {
+        String file = path.getFileName().toString();
+        int dot = file.indexOf('.');
+        try {
+            return Long.parseLong(dot < 0 ? file : file.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
+    }
+
+    private static String etag(MessageDigest digest) {
+        return "\"" + HexFormat.of().formatHex(digest.digest(), 0, 16) + "\"";
+    }
+}

@@ -1,0 +1,67 @@
+package io.rondo.content.ingest;
+
+import java.util.Locale;
+
+/**
+ * Object names: paths in the directory tree, which are also their HTTP paths. A name starts with
+ * '/', its segments are non-empty, not {@code .} or {@code ..}, free of control characters and
+ * backslashes, and it does not end with '/'. Folders are the prefixes of names.
+ */
+public final class ObjectNames {
+
+    /** The longest name accepted. */
+    public static final int MAX_LENGTH = 1024;
+
+    private ObjectNames() {
+    }
+
+    /** The name normalized (a missing leading '/' added, repeated '/' folded), or an error saying why not. */
+    public static String normalize(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("an object name must not be empty");
+        }
+        String slashed = (name.startsWith("/") ? name : "/" + name).replaceAll("/{2,}", "/");
+        if (slashed.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("an object name must be at most " + MAX_LENGTH + " characters, was "
+                + slashed.length());
+        }
+        if (slashed.endsWith("/")) {
+            throw new IllegalArgumentException("'" + name + "' names a folder; an object name ends with a file name");
+        }
+        for (String segment : slashed.substring(1).split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                throw new IllegalArgumentException("'" + name + "' contains '" + segment + "'; names cannot climb");
+            }
+        }
+        for (int i = 0; i < slashed.length(); i++) {
+            char c = slashed.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\\') {
+                throw new IllegalArgumentException("'" + name.replaceAll("\\p{Cntrl}", "?") + "' contains a "
+                    + (c == '\\' ? "backslash" : String.format(Locale.ROOT, "control character (0x%02x)", (int) c))
+                    + "; names are paths with '/' between segments");
+            }
+        }
+        return slashed;
+    }
+
+    /** A folder normalized to start and end with '/': {@code /videos/}. */
+    public static String folder(String folder) {
+        if (folder == null || folder.isBlank() || folder.equals("/")) {
+            return "/";
+        }
+        String trimmed = folder.endsWith("/") ? folder.substring(0, folder.length() - 1) : folder;
+        return normalize(trimmed) + "/";
+    }
+
+    /** The last segment of a name: {@code clip.webm}. */
+    public static String fileName(String name) {
+        return name.substring(name.lastIndexOf('/') + 1);
+    }
+
+    /** The extension of a name, lower case, without the dot; empty if none. */
+    public static String extension(String name) {
+        String file = fileName(name);
+        int dot = file.lastIndexOf('.');
+        return dot <= 0 ? "" : file.substring(dot + 1).toLowerCase(Locale.ROOT);
+    }
+}

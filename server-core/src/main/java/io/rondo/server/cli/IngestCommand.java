@@ -1,0 +1,121 @@
+package io.rondo.server.cli;
+
+import io.rondo.content.ingest.IngestException;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.model.Kind;
+import io.rondo.content.model.MediaObject;
+import io.rondo.content.model.StoredFile;
+import io.rondo.server.config.ByteSizes;
+import io.rondo.server.content.Library;
+import me.tongfei.progressbar.ProgressBar;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code rondo ingest}: copies files into the library, crash-safely, indexing media as it goes. */
+@Command(name = "ingest",
+    description = {
+        "Copy files into Rondo's library.",
+        "",
+        "WebM and fragmented MP4 are continuous objects: indexed into fragments of one round each and striped over "
+            + "the disks. Anything else is discrete, served whole or by range. Each file is written aside, forced "
+            + "to disk and renamed before its catalog entry is written, so a crash leaves it whole or not at all. "
+            + "A name already taken is refused: remove the old object first (rondo rm) or choose another (--as)."},
+    mixinStandardHelpOptions = true,
+    sortOptions = false)
+final class IngestCommand implements Callable<Integer> {
+
+    private static final long PROGRESS_FROM_BYTES = 16L << 20;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files to ingest.")
+    private List<Path> files;
+
+    @Option(names = "--data", paramLabel = "DIR",
+        description = "The data folder (one disk); default: the storage roots of the configuration.")
+    private Path data;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "The configuration file (default: config/rondo.yaml).")
+    private Path config;
+
+    @Option(names = "--as", paramLabel = "NAME",
+        description = "The object's name (one FILE only); default: /FILE's name.")
+    private String name;
+
+    @Option(names = "--kind", paramLabel = "KIND",
+        description = "discrete or continuous; default: continuous for WebM and fragmented MP4, discrete otherwise.")
+    private String kind;
+
+    @Option(names = "--bitrate", paramLabel = "BITS",
+        description = "Stream a file Rondo cannot index (a plain MP4) at this declared bit rate, e.g. 2M (bits/s).")
+    private String bitRate;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
+    private boolean quiet;
+
+    @Override
+    public Integer call() throws IOException {
+        if (name != null && files.size() > 1) {
+            throw new IllegalArgumentException("--as names one object; give one FILE with it");
+        }
+        Kind declared = kind == null ? null : switch (kind.toLowerCase(Locale.ROOT)) {
+            case "discrete" -> Kind.DISCRETE;
+            case "continuous" -> Kind.CONTINUOUS;
+            default -> throw new IllegalArgumentException("--kind must be discrete or continuous, was '" + kind + "'");
+        };
+        long bits = bitRate == null ? 0 : ByteSizes.parse(bitRate.replaceFirst("(?i)bps$", ""), "--bitrate");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int failed = 0;
+        try (Library library = Library.open(config, data)) {
+            library.notes().forEach(note -> out.println("note: " + note));
+            for (Path file : files) {
+                try {
+                    MediaObject object = ingestOne(library, new IngestRequest(file, name, declared, bits));
+                    out.println(describe(object));
+                } catch (IngestException e) {
+                    err.println("rondo ingest: " + e.getMessage());
+                    failed++;
+                }
+            }
+        }
+        out.flush();
+        return failed == 0 ? 0 : 1;
+    }
+
+    private MediaObject ingestOne(Library library, IngestRequest request) throws IngestException, IOException {
+        long size = Files.isRegularFile(request.source()) ? Files.size(request.source()) : 0;
+        if (quiet || size < PROGRESS_FROM_BYTES) {
+            return library.ingest().ingest(request, copied -> { });
+        }
+        try (ProgressBar bar = Progress.bar(request.source().getFileName().toString(), size >> 20, " MiB")) {
+            return library.ingest().ingest(request, copied -> bar.stepTo(copied >> 20));
+        }
+    }
+
+    static String describe(MediaObject object) {
+        String where = String.join(", ", object.placement().files().stream().map(StoredFile::disk).distinct()
+            .toList());
+        if (object.media() == null) {
+            return String.format(Locale.ROOT, "ingested %s: discrete, %s, %s, on %s", object.name(), object.mimeType(),
+                ByteSizes.format(object.size()), where);
+        }
+        return String.format(Locale.ROOT, "ingested %s: continuous, %s, %.1f s in %d fragments, %s (%s), on %s",
+            object.name(), object.media().mseType(), object.media().durationNs() / 1e9,
+            object.media().fragments().size(), ByteSizes.format(object.size()),
+            String.format(Locale.ROOT, "%.0f kbit/s", object.media().averageBitRate() / 1e3), where);
+    }
+}

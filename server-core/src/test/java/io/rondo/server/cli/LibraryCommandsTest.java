@@ -1,0 +1,112 @@
+package io.rondo.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rondo ingest}, {@code ls}, {@code mv}, {@code rm} and {@code demo} as a user runs them. */
+class LibraryCommandsTest {
+
+    @TempDir
+    Path temp;
+
+    private StringWriter stdout = new StringWriter();
+    private StringWriter stderr = new StringWriter();
+
+    private int rondo(String... args) {
+        stdout = new StringWriter();
+        stderr = new StringWriter();
+        return RondoCommand.execute(args, new PrintWriter(stdout, true), new PrintWriter(stderr, true));
+    }
+
+    private Path demoFile(String name) throws IOException {
+        Path file = temp.resolve(name);
+        try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/" + name)) {
+            Files.copy(in, file);
+        }
+        return file;
+    }
+
+    /** The issue's own check: ingest a WebM and a fragmented MP4, then ls --json shows duration and fragments. */
+    @Test
+    void ingestedClipsAreListedWithDurationAndFragments() throws Exception {
+        Path data = temp.resolve("d");
+        assertEquals(0, rondo("ingest", "--data", data.toString(), "-q", demoFile("test-pattern.webm").toString(),
+            demoFile("color-bars.mp4").toString()), stderr.toString());
+        assertTrue(stdout.toString().contains("ingested /test-pattern.webm: continuous"), stdout.toString());
+
+        assertEquals(0, rondo("ls", "--data", data.toString(), "--json"), stderr.toString());
+        JsonNode objects = new ObjectMapper().readTree(stdout.toString());
+        assertEquals(2, objects.size());
+        for (JsonNode object : objects) {
+            assertEquals("continuous", object.get("kind").asText(), object.toString());
+            assertEquals(6.0, object.get("duration_s").asDouble(), 0.1, object.toString());
+            assertTrue(object.get("fragments").asInt() >= 5, "one-second fragments: " + object);
+            assertTrue(object.get("size").asLong() > 10_000, object.toString());
+        }
+        assertEquals("/color-bars.mp4", objects.get(0).get("name").asText(), "in name order");
+        assertTrue(objects.get(0).get("codecs").asText().startsWith("avc1."), objects.get(0).toString());
+    }
+
+    @Test
+    void theDemoLibraryGoesIntoAnEmptyLibraryOnlyAndLsShowsItsFolders() {
+        Path data = temp.resolve("demo");
+        assertEquals(0, rondo("demo", "--data", data.toString()), stderr.toString());
+        assertEquals(5, stdout.toString().lines().filter(line -> line.startsWith("ingested ")).count(),
+            stdout.toString());
+
+        assertEquals(0, rondo("demo", "--data", data.toString()));
+        assertTrue(stdout.toString().contains("only into an empty one"), stdout.toString());
+
+        assertEquals(0, rondo("ls", "--data", data.toString()));
+        String listing = stdout.toString();
+        assertTrue(listing.contains("/videos/") && listing.contains("(2 objects)"), listing);
+        assertTrue(listing.contains("/index.html"), listing);
+        assertEquals(0, rondo("ls", "--data", data.toString(), "/videos"));
+        assertTrue(stdout.toString().contains("/videos/test-pattern.webm"), stdout.toString());
+    }
+
+    @Test
+    void renameAndRemoveChangeWhatIsListed() throws Exception {
+        Path data = temp.resolve("d");
+        Path text = Files.writeString(temp.resolve("notes.txt"), "some notes");
+        assertEquals(0, rondo("ingest", "--data", data.toString(), "--as", "/docs/notes.txt", text.toString()));
+
+        assertEquals(0, rondo("mv", "--data", data.toString(), "/docs/notes.txt", "/archive/notes.txt"));
+        assertEquals(0, rondo("ls", "--data", data.toString(), "--json"));
+        assertTrue(stdout.toString().contains("/archive/notes.txt"), stdout.toString());
+        assertEquals(0, rondo("rm", "--data", data.toString(), "/archive/notes.txt"));
+        assertEquals(0, rondo("ls", "--data", data.toString()));
+        assertTrue(stdout.toString().contains("the library is empty"), stdout.toString());
+    }
+
+    @Test
+    void refusalsSayWhatIsWrongAndNeverShowAStackTrace() throws Exception {
+        Path data = temp.resolve("d");
+        Path garbage = Files.write(temp.resolve("broken.webm"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        Path text = Files.writeString(temp.resolve("a.txt"), "a");
+
+        assertEquals(1, rondo("ingest", "--data", data.toString(), garbage.toString(), text.toString()));
+        assertTrue(stderr.toString().contains("not a WebM"), stderr.toString());
+        assertTrue(stdout.toString().contains("ingested /a.txt"), "the good file still goes in: " + stdout);
+        assertEquals(1, rondo("ingest", "--data", data.toString(), text.toString()));
+        assertTrue(stderr.toString().contains("already exists"), stderr.toString());
+        assertEquals(2, rondo("ingest", "--data", data.toString(), "--kind", "movie", text.toString()));
+        assertTrue(stderr.toString().contains("--kind must be discrete or continuous"), stderr.toString());
+        assertEquals(2, rondo("rm", "--data", data.toString(), "/nothing.txt"));
+        assertTrue(stderr.toString().contains("no object is named /nothing.txt"), stderr.toString());
+        assertFalse(stderr.toString().contains("\tat "), stderr.toString());
+    }
+}
