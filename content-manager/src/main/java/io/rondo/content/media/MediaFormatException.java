@@ -1,0 +1,35 @@
+package io.rondo.content.media;
+
+import java.io.IOException;
+
+/**
+ * Media that is truncated, corrupt or of a kind Rondo cannot index. The message names what is wrong
+ * and where, so that the person who uploaded the file can tell which file to fix and how, e.g.
+ * {@code truncated: the Cluster at byte 81234 claims 50000 bytes but the file ends at 90000}.
+ */
+public final class MediaFormatException extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** A message that starts with {@code truncated:}, {@code corrupt:} or {@code unsupported:}. */
+    public MediaFormatException(String message) {
+        super(message);
+    }
+
+    static MediaFormatException truncated(String what, long offset, long claimed, long fileEnd) {
+        return new MediaFormatException("truncated: the " + what + " at byte " + offset + " claims " + claimed
+            + " bytes but the file ends at " + fileEnd);
+    }
+
+    static MediaFormatException truncated(String detail) {
+        return new MediaFormatException("truncated: " + detail);
+    }
+
+    static MediaFormatException corrupt(String detail) {
+        return new MediaFormatException("corrupt: " + detail);
+    }
+
+    static MediaFormatException unsupported(String detail) {
+        return new MediaFormatException("unsupported: " + detail);
+    }
+}

@@ -1,0 +1,123 @@
+package io.rondo.content.media;
+
+import io.rondo.content.model.MediaIndex;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where ingest turns a file into a {@link MediaIndex}: the content decides the container, never the
+ * file name. WebM and Matroska (EBML) and fragmented MP4 are continuous objects cut into fragments
+ * of about one round (papers/001 Section 1.1); anything else, a progressive MP4 included, is a
+ * discrete object.
+ */
+public final class MediaIndexers {
+
+    private static final int SNIFF_BYTES = 512;
+
+    private static final Map<String, String> BY_EXTENSION = Map.ofEntries(
+        Map.entry("html", "text/html"), Map.entry("htm", "text/html"), Map.entry("txt", "text/plain"),
+        Map.entry("css", "text/css"), Map.entry("js", "text/javascript"), Map.entry("mjs", "text/javascript"),
+        Map.entry("json", "application/json"), Map.entry("svg", "image/svg+xml"), Map.entry("png", "image/png"),
+        Map.entry("jpg", "image/jpeg"), Map.entry("jpeg", "image/jpeg"), Map.entry("gif", "image/gif"),
+        Map.entry("pdf", "application/pdf"), Map.entry("webm", "video/webm"), Map.entry("mp4", "video/mp4"),
+        Map.entry("m4a", "audio/mp4"), Map.entry("xml", "application/xml"), Map.entry("ico", "image/x-icon"));
+
+    private MediaIndexers() {
+    }
+
+    /**
+     * The fragment index of {@code file} if it is a continuous object: WebM/Matroska, or MP4 with
+     * movie fragments.
+     *
+     * @param roundNs the round length T that fragments are cut to, e.g. 1 s
+     * @return the index, or empty for any other file (a progressive MP4, an image, a text, nothing)
+     * @throws MediaFormatException if the file is WebM or MP4 but truncated, corrupt or unsupported
+     * @throws IOException          if the file cannot be read
+     */
+    public static Optional<MediaIndex> index(Path file, long roundNs) throws IOException {
+        if (roundNs <= 0) {
+            throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
+        }
+        try (MediaFile in = MediaFile.open(file)) {
+            ByteBuffer head = in.peek(0, 16);
+            if (Ebml.sniff(head)) {
+                return WebmIndexer.index(in, roundNs);
+            }
+            if (Mp4Indexer.sniff(head)) {
+                return Mp4Indexer.index(in, roundNs);
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The MIME type of {@code file} by its first bytes, else by its extension: media and images by
+     * their magic numbers, HTML and SVG by their opening tag, CSS, JavaScript and JSON by extension,
+     * other text as {@code text/plain}, anything else {@code application/octet-stream}.
+     */
+    public static String probe(Path file) throws IOException {
+        byte[] head;
+        try (InputStream stream = Files.newInputStream(file)) {
+            head = stream.readNBytes(SNIFF_BYTES);
+        }
+        String byContent = byMagic(head);
+        if (byContent != null) {
+            return byContent;
+        }
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String byName = dot < 0 ? null : BY_EXTENSION.get(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+        if (byName != null) {
+            return byName;
+        }
+        return looksLikeText(head) ? "text/plain" : "application/octet-stream";
+    }
+
+    private static String byMagic(byte[] head) {
+        ByteBuffer buf = ByteBuffer.wrap(head);
+        if (Ebml.sniff(buf)) {
+            return "video/webm";
+        }
+        if (Mp4Indexer.sniff(buf)) {
+            String brand = head.length >= 12 ? Mp4Indexer.fourcc(buf, 8) : "";
+            return brand.equals("M4A ") ? "audio/mp4" : brand.equals("qt  ") ? "video/quicktime" : "video/mp4";
+        }
+        String ascii = new String(head, StandardCharsets.ISO_8859_1);
+        if (ascii.startsWith("\u0089PNG\r\n\u001a\n")) {
+            return "image/png";
+        }
+        if (ascii.startsWith("\u00FF\u00D8\u00FF")) {
+            return "image/jpeg";
+        }
+        if (ascii.startsWith("GIF87a") || ascii.startsWith("GIF89a")) {
+            return "image/gif";
+        }
+        if (ascii.startsWith("%PDF-")) {
+            return "application/pdf";
+        }
+        String text = ascii.replaceFirst("^(\u00EF\u00BB\u00BF)?\\s*", "").toLowerCase(Locale.ROOT);
+        if (text.startsWith("<!doctype html") || text.startsWith("<html")) {
+            return "text/html";
+        }
+        if (text.startsWith("<svg") || text.startsWith("<?xml") && text.contains("<svg")) {
+            return "image/svg+xml";
+        }
+        return null;
+    }
+
+    private static boolean looksLikeText(byte[] head) {
+        for (byte b : head) {
+            if (b == 0 || b > 0 && b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f') {
+                return false;
+            }
+        }
+        return true;
+    }
+}
