@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rondo.content.ingest.PlacementPolicy;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 
@@ -52,6 +53,7 @@ public final class RondoConfig {
     private final Path source;
     private final List<String> storageRoots;
     private final String diskProfile;
+    private final PlacementPolicy placement;
     private final String policy;
     private final long roundMs;
     private final String buffersCeiling;
@@ -59,7 +61,7 @@ public final class RondoConfig {
 
     private RondoConfig(Path source, Document document) {
         String where = source == null ? "defaults" : source.toString();
-        Storage storage = document.storage() == null ? new Storage(null, null) : document.storage();
+        Storage storage = document.storage() == null ? new Storage(null, null, null) : document.storage();
         Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null) : document.scheduler();
         Buffers buffers = document.buffers() == null ? new Buffers(null) : document.buffers();
         List<String> roots = storage.roots() == null ? DEFAULT_STORAGE_ROOTS : storage.roots();
@@ -70,6 +72,7 @@ public final class RondoConfig {
         this.source = source;
         this.storageRoots = List.copyOf(roots);
         this.diskProfile = storage.diskProfile() == null ? DEFAULT_DISK_PROFILE : storage.diskProfile();
+        this.placement = placement(storage.placement(), where);
         this.policy = scheduler.policy() == null ? DEFAULT_POLICY : scheduler.policy();
         this.roundMs = scheduler.roundMs() == null ? DEFAULT_ROUND_MS : scheduler.roundMs();
         this.buffersCeiling = buffers.ceiling() == null ? DEFAULT_BUFFERS_CEILING : buffers.ceiling();
@@ -152,6 +155,22 @@ public final class RondoConfig {
     /** Whether {@code storage.roots} is the default, {@code [data]}. */
     public boolean defaultStorageRoots() {
         return storageRoots.equals(DEFAULT_STORAGE_ROOTS);
+    }
+
+    /** {@code storage.placement}: where new objects go. */
+    public PlacementPolicy placement() {
+        return placement;
+    }
+
+    private static PlacementPolicy placement(String value, String where) {
+        if (value == null || value.equals("striped")) {
+            return PlacementPolicy.STRIPED;
+        }
+        if (value.equals("most-free")) {
+            return PlacementPolicy.MOST_FREE;
+        }
+        throw new IllegalArgumentException(where + ": storage.placement must be striped or most-free, was '"
+            + value + "'");
     }
 
     /** {@code storage.diskProfile}. */
@@ -237,7 +256,7 @@ public final class RondoConfig {
     record Document(Storage storage, Scheduler scheduler, Buffers buffers) {
     }
 
-    record Storage(List<String> roots, String diskProfile) {
+    record Storage(List<String> roots, String diskProfile, String placement) {
     }
 
     record Scheduler(String policy, Long roundMs) {

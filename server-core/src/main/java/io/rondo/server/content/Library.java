@@ -4,7 +4,6 @@ import io.rondo.content.catalog.ChronicleCatalog;
 import io.rondo.content.ingest.ContentStore;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.ingest.IngestService;
-import io.rondo.content.ingest.PlacementPolicy;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskLayout;
@@ -64,7 +63,7 @@ public final class Library implements AutoCloseable {
         ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"));
         try {
             ContentStore store = new ContentStore(catalog, disks);
-            IngestService ingest = new IngestService(store, PlacementPolicy.STRIPED,
+            IngestService ingest = new IngestService(store, config.placement(),
                 config.roundMs() * 1_000_000L, Clock.systemUTC());
             int removed = ingest.recover();
             if (removed > 0) {

@@ -84,7 +84,8 @@ class RondoConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RondoConfig.load(file));
 
         assertTrue(e.getMessage().startsWith(file + ": unknown key 'storage.rootz' (line 3)"), e.getMessage());
-        assertTrue(e.getMessage().contains("diskProfile, roots"), "lists the keys storage knows: " + e.getMessage());
+        assertTrue(e.getMessage().contains("diskProfile, placement, roots"),
+            "lists the keys storage knows: " + e.getMessage());
     }
 
     @Test
@@ -124,5 +125,15 @@ class RondoConfigTest {
             text);
         assertTrue(e.getMessage().startsWith(file.toString()), "names the file: " + e.getMessage());
         assertTrue(e.getMessage().contains(problem), "says '" + problem + "': " + e.getMessage());
+    }
+
+    @Test
+    void placementIsStripedUnlessTheFileSaysMostFreeAndAnythingElseIsRefused() throws IOException {
+        assertEquals(io.rondo.content.ingest.PlacementPolicy.STRIPED, RondoConfig.defaults().placement());
+        assertEquals(io.rondo.content.ingest.PlacementPolicy.MOST_FREE,
+            RondoConfig.load(yaml("storage:\n  placement: most-free\n")).placement());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> RondoConfig.load(yaml("storage:\n  placement: anywhere\n")));
+        assertTrue(e.getMessage().contains("storage.placement must be striped or most-free"), e.getMessage());
     }
 }

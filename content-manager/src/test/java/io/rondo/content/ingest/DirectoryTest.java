@@ -1,0 +1,130 @@
+package io.rondo.content.ingest;
+
+import io.rondo.content.model.MediaObject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The directory tree: listing by folder, renaming, deleting only what nobody reads, reading while ingesting. */
+class DirectoryTest {
+
+    @TempDir
+    Path temp;
+
+    private final InMemoryCatalog catalog = new InMemoryCatalog();
+    private ContentStore store;
+    private IngestService ingest;
+    private Directory directory;
+
+    @BeforeEach
+    void library() throws Exception {
+        store = new ContentStore(catalog, List.of(new StorageDisk("d0", Files.createDirectories(temp.resolve("d")))));
+        ingest = new IngestService(store, PlacementPolicy.STRIPED, 1_000_000_000L, Clock.systemUTC());
+        directory = new Directory(store, Clock.systemUTC());
+    }
+
+    private MediaObject put(String name, int size) throws Exception {
+        Path file = Files.write(temp.resolve("in-" + size + "-" + name.replace('/', '_')), new byte[size]);
+        return ingest.ingest(new IngestRequest(file, name, null, 0), copied -> { });
+    }
+
+    @Test
+    void aFolderListsItsSubFoldersWithTotalsThenItsObjects() throws Exception {
+        put("/index.html", 100);
+        put("/videos/a.txt", 1000);
+        put("/videos/deep/b.txt", 2000);
+        put("/docs/c.txt", 10);
+
+        List<Directory.Entry> root = directory.list("/");
+
+        assertEquals(List.of("/docs/", "/videos/", "/index.html"), root.stream().map(Directory.Entry::name).toList());
+        Directory.Entry videos = root.get(1);
+        assertTrue(videos.folder());
+        assertEquals(2, videos.objects(), "objects at any depth below");
+        assertEquals(3000, videos.size());
+        assertEquals(List.of("/videos/deep/", "/videos/a.txt"),
+            directory.list("/videos").stream().map(Directory.Entry::name).toList());
+    }
+
+    @Test
+    void renamingMovesTheNameAndRefusesATakenOne() throws Exception {
+        MediaObject object = put("/a.txt", 5);
+        put("/b.txt", 5);
+
+        MediaObject renamed = directory.rename("/a.txt", "/archive/a.txt");
+
+        assertEquals(object.id(), renamed.id());
+        assertTrue(catalog.byName("/a.txt").isEmpty());
+        assertEquals(renamed, catalog.byName("/archive/a.txt").orElseThrow());
+        IllegalArgumentException taken = assertThrows(IllegalArgumentException.class,
+            () -> directory.rename("/archive/a.txt", "/b.txt"));
+        assertTrue(taken.getMessage().contains("already exists"), taken.getMessage());
+    }
+
+    @Test
+    void anObjectBeingReadCannotBeDeletedUntilItsReadersAreDone() throws Exception {
+        MediaObject object = put("/clip.txt", 50);
+        Path file = store.pathOf(object.placement().files().get(0));
+        Directory.Lease reader = directory.open("/clip.txt").orElseThrow();
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> directory.delete("/clip.txt"));
+
+        assertTrue(refused.getMessage().contains("being read by 1 reader"), refused.getMessage());
+        assertTrue(Files.exists(file));
+        reader.close();
+        reader.close();
+        directory.delete("/clip.txt");
+        assertFalse(Files.exists(file), "its file is gone with it");
+        assertTrue(catalog.byName("/clip.txt").isEmpty());
+    }
+
+    /** Readers keep reading whole, correct bytes while another thread ingests. */
+    @Test
+    void ingestingGoesOnWhileAnotherThreadReads() throws Exception {
+        byte[] content = new byte[200_000];
+        Arrays.fill(content, (byte) 7);
+        MediaObject read = ingest.ingest(new IngestRequest(Files.write(temp.resolve("r.bin"), content), "/r.bin",
+            null, 0), copied -> { });
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger reads = new AtomicInteger();
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            while (!done.get()) {
+                Directory.Lease lease = directory.open("/r.bin").orElseThrow();
+                try {
+                    byte[] bytes = Files.readAllBytes(store.pathOf(read.placement().files().get(0)));
+                    assertArrayEquals(content, bytes);
+                    assertEquals(read, catalog.byName("/r.bin").orElseThrow());
+                    reads.incrementAndGet();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                } finally {
+                    lease.close();
+                }
+            }
+        });
+        for (int i = 0; i < 30; i++) {
+            put("/new/" + i + ".bin", 100_000 + i);
+        }
+        done.set(true);
+        reader.get(30, TimeUnit.SECONDS);
+
+        assertEquals(31, catalog.size());
+        assertTrue(reads.get() > 0, "the reader read while the ingests went on");
+    }
+}
