@@ -4,36 +4,32 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.content.Library;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code rondo demo}: installs the demo library into an empty library, as the server's first start does. */
+/** {@code rondo demo}: installs the demo library into an empty library ({@link DemoLibrary}). */
 @Command(name = "demo",
     description = "Install the demo library (a page, a text, a picture, a WebM and a fragmented MP4 clip) into an "
-        + "empty library. The server does this itself on its first start.",
+        + "empty library.",
     mixinStandardHelpOptions = true)
 final class DemoCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--data", paramLabel = "DIR", description = "The data folder; default: the configured roots.")
-    private Path data;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "The configuration file.")
-    private Path config;
+    @Mixin
+    private LibraryOptions libraryOptions;
 
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        try (Library library = Library.open(config, data)) {
+        try (Library library = libraryOptions.open()) {
             List<MediaObject> installed = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
             if (installed.isEmpty()) {
                 out.println("the library holds " + library.store().catalog().size()

@@ -9,6 +9,7 @@ import io.rondo.server.config.ByteSizes;
 import io.rondo.server.content.Library;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -43,13 +44,8 @@ final class IngestCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files to ingest.")
     private List<Path> files;
 
-    @Option(names = "--data", paramLabel = "DIR",
-        description = "The data folder (one disk); default: the storage roots of the configuration.")
-    private Path data;
-
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "The configuration file (default: config/rondo.yaml).")
-    private Path config;
+    @Mixin
+    private LibraryOptions libraryOptions;
 
     @Option(names = "--as", paramLabel = "NAME",
         description = "The object's name (one FILE only); default: /FILE's name.")
@@ -80,7 +76,7 @@ final class IngestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int failed = 0;
-        try (Library library = Library.open(config, data)) {
+        try (Library library = libraryOptions.open()) {
             library.notes().forEach(note -> out.println("note: " + note));
             for (Path file : files) {
                 try {

@@ -9,6 +9,7 @@ import io.rondo.content.model.StoredFile;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.content.Library;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -16,7 +17,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,13 +40,8 @@ final class LsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FOLDER", defaultValue = "/", description = "The folder to list (default: /).")
     private String folder;
 
-    @Option(names = "--data", paramLabel = "DIR",
-        description = "The data folder (one disk); default: the storage roots of the configuration.")
-    private Path data;
-
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "The configuration file (default: config/rondo.yaml).")
-    private Path config;
+    @Mixin
+    private LibraryOptions libraryOptions;
 
     @Option(names = "--json", description = "Every object under FOLDER as JSON.")
     private boolean json;
@@ -54,7 +49,7 @@ final class LsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        try (Library library = Library.open(config, data)) {
+        try (Library library = libraryOptions.open()) {
             String prefix = ObjectNames.folder(folder);
             if (json) {
                 List<Map<String, Object>> objects = new ArrayList<>();

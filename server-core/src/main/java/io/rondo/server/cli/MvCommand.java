@@ -3,13 +3,12 @@ package io.rondo.server.cli;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.content.Library;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code rondo mv}: renames an object; its bytes stay where they are. */
@@ -25,15 +24,12 @@ final class MvCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "TO", description = "Its new name.")
     private String to;
 
-    @Option(names = "--data", paramLabel = "DIR", description = "The data folder; default: the configured roots.")
-    private Path data;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "The configuration file.")
-    private Path config;
+    @Mixin
+    private LibraryOptions libraryOptions;
 
     @Override
     public Integer call() throws IOException {
-        try (Library library = Library.open(config, data)) {
+        try (Library library = libraryOptions.open()) {
             MediaObject renamed = library.directory().rename(from, to);
             spec.commandLine().getOut().println("renamed " + from + " to " + renamed.name());
         }
