@@ -1,0 +1,184 @@
+package io.rondo.server.http;
+
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * RFC 9110's preconditions and ranges for GET and HEAD of a static representation, decided from
+ * the request's headers alone: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since in
+ * the order of Section 13.2.2, then If-Range and Range (Section 14). No I/O, no transport: the
+ * HTTP handler asks, then reads what the {@link Outcome} says.
+ *
+ * <p>Choices where the RFC leaves room: a Range that does not parse, uses another unit, or asks
+ * for more than {@link #MAX_RANGES} ranges is ignored (the whole representation is sent); ranges
+ * are served in the order asked, not coalesced; a date validator in If-Range counts only if it
+ * equals Last-Modified to the second.
+ */
+public final class ConditionalRequests {
+
+    /** The most ranges one request may ask for before its Range is ignored. */
+    public static final int MAX_RANGES = 32;
+
+    private ConditionalRequests() {
+    }
+
+    /**
+     * Evaluates a request.
+     *
+     * @param method  the request method, GET or HEAD
+     * @param headers the request's header value by name (case-insensitive), null when absent
+     * @param target  the representation asked for
+     */
+    public static Outcome evaluate(String method, Function<String, String> headers, Representation target) {
+        String ifMatch = headers.apply("If-Match");
+        if (ifMatch != null) {
+            if (!matches(ifMatch, target.etag(), true)) {
+                return Outcome.of(412);
+            }
+        } else {
+            Long unmodifiedSince = date(headers.apply("If-Unmodified-Since"));
+            if (unmodifiedSince != null && seconds(target.lastModifiedMs()) > unmodifiedSince) {
+                return Outcome.of(412);
+            }
+        }
+        String ifNoneMatch = headers.apply("If-None-Match");
+        if (ifNoneMatch != null) {
+            if (matches(ifNoneMatch, target.etag(), false)) {
+                return Outcome.of(304);
+            }
+        } else {
+            Long modifiedSince = date(headers.apply("If-Modified-Since"));
+            if (modifiedSince != null && seconds(target.lastModifiedMs()) <= modifiedSince) {
+                return Outcome.of(304);
+            }
+        }
+        String range = headers.apply("Range");
+        if (range == null || !method.equals("GET") || !ifRangeHolds(headers.apply("If-Range"), target)) {
+            return Outcome.of(200);
+        }
+        List<ByteRangeSpec> ranges = parseRanges(range, target.size());
+        if (ranges == null) {
+            return Outcome.of(200);
+        }
+        return ranges.isEmpty() ? Outcome.of(416) : new Outcome(206, ranges);
+    }
+
+    /**
+     * The satisfiable ranges of a Range header for a representation of {@code size} bytes: null if
+     * the header is to be ignored, empty if no range is satisfiable (416).
+     */
+    static List<ByteRangeSpec> parseRanges(String header, long size) {
+        String value = header.trim();
+        int equals = value.indexOf('=');
+        if (equals < 0 || !value.substring(0, equals).trim().equalsIgnoreCase("bytes")) {
+            return null;
+        }
+        String[] specs = value.substring(equals + 1).split(",", -1);
+        if (specs.length > MAX_RANGES) {
+            return null;
+        }
+        List<ByteRangeSpec> satisfiable = new ArrayList<>();
+        for (String raw : specs) {
+            String spec = raw.trim();
+            int dash = spec.indexOf('-');
+            if (dash < 0) {
+                return null;
+            }
+            String first = spec.substring(0, dash).trim();
+            String last = spec.substring(dash + 1).trim();
+            try {
+                if (first.isEmpty()) {
+                    long suffix = digits(last);
+                    if (suffix > 0 && size > 0) {
+                        satisfiable.add(new ByteRangeSpec(Math.max(0, size - suffix), size - 1));
+                    }
+                } else {
+                    long from = digits(first);
+                    Long to = last.isEmpty() ? null : digits(last);
+                    if (to != null && to < from) {
+                        return null;
+                    }
+                    if (from < size) {
+                        satisfiable.add(new ByteRangeSpec(from, to == null ? size - 1 : Math.min(to, size - 1)));
+                    }
+                }
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return satisfiable;
+    }
+
+    private static long digits(String text) {
+        if (text.isEmpty() || text.length() > 18 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new NumberFormatException(text);
+        }
+        return Long.parseLong(text);
+    }
+
+    private static boolean ifRangeHolds(String ifRange, Representation target) {
+        if (ifRange == null) {
+            return true;
+        }
+        String value = ifRange.trim();
+        if (value.startsWith("\"") || value.startsWith("W/")) {
+            return !value.startsWith("W/") && value.equals(target.etag());
+        }
+        Long date = date(value);
+        return date != null && date == seconds(target.lastModifiedMs());
+    }
+
+    /** Whether an If-Match or If-None-Match list matches the entity tag, strongly or weakly. */
+    static boolean matches(String list, String etag, boolean strong) {
+        if (list.trim().equals("*")) {
+            return true;
+        }
+        for (String candidate : list.split(",")) {
+            String tag = candidate.trim();
+            boolean weak = tag.startsWith("W/");
+            if (strong && weak) {
+                continue;
+            }
+            String opaque = weak ? tag.substring(2) : tag;
+            String mine = etag.startsWith("W/") ? etag.substring(2) : etag;
+            if (opaque.equals(mine) && (!strong || !etag.startsWith("W/"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An HTTP date in epoch seconds: IMF-fixdate, or the obsolete RFC 850 and asctime forms; null if none. */
+    static Long date(String value) {
+        if (value == null) {
+            return null;
+        }
+        for (DateTimeFormatter format : DATE_FORMATS) {
+            try {
+                return ZonedDateTime.parse(value.trim(), format).toEpochSecond();
+            } catch (DateTimeParseException e) {
+                continue;
+            }
+        }
+        return null;
+    }
+
+    /** IMF-fixdate, RFC 850 (two-digit years from 1970) and asctime (Section 5.6.7). */
+    private static final List<DateTimeFormatter> DATE_FORMATS = List.of(
+        DateTimeFormatter.RFC_1123_DATE_TIME.withLocale(Locale.ROOT),
+        new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-").appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
+            .appendPattern(" HH:mm:ss zzz").toFormatter(Locale.US),
+        DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US).withZone(ZoneOffset.UTC));
+
+    private static long seconds(long epochMs) {
+        return Math.floorDiv(epochMs, 1000);
+    }
+}
