@@ -63,10 +63,17 @@ public final class Directory {
     /** A lease that keeps an object from being deleted while it is read; close it when done. */
     public final class Lease implements AutoCloseable {
         private final long id;
+        private final MediaObject object;
         private boolean closed;
 
-        private Lease(long id) {
-            this.id = id;
+        private Lease(MediaObject object) {
+            this.id = object.id();
+            this.object = object;
+        }
+
+        /** The object, as it was when the lease was taken. */
+        public MediaObject object() {
+            return object;
         }
 
         @Override
@@ -84,7 +91,7 @@ public final class Directory {
             Optional<MediaObject> object = store.catalog().byName(ObjectNames.normalize(name));
             object.ifPresent(found -> readers.computeIfAbsent(found.id(), key -> new AtomicInteger())
                 .incrementAndGet());
-            return object.map(found -> new Lease(found.id()));
+            return object.map(Lease::new);
         }
     }
 

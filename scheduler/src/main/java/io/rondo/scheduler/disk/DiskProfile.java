@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,6 +43,7 @@ public final class DiskProfile implements DiskModel {
     private final long revolutionNs;
     private final long[] seekNsByDistance;
     private final double[] nsPerByteByCylinder;
+    private final List<MeasuredRow> measuredRows;
 
     private DiskProfile(Json json) {
         validate(json);
@@ -53,6 +55,7 @@ public final class DiskProfile implements DiskModel {
         this.revolutionNs = Math.round(json.revolutionMs() * 1e6);
         this.seekNsByDistance = seekTable(json.seekCurve(), cylinders);
         this.nsPerByteByCylinder = zoneTable(json.zones(), cylinders);
+        this.measuredRows = measuredRows(json.measured());
     }
 
     /** The disk of papers/001 Table 1. */
@@ -148,6 +151,15 @@ public final class DiskProfile implements DiskModel {
         return (long) Math.ceil(sizeBytes * nsPerByteByCylinder[cylinderOf(position)]);
     }
 
+    /**
+     * The throughput {@code rondo profile} measured against IO size (papers/000 Figure 3),
+     * smallest size first; empty for a profile that was not measured, such as the paper's disk.
+     * Admission control reads its min and mean curves from these rows.
+     */
+    public List<MeasuredRow> measuredRows() {
+        return measuredRows;
+    }
+
     @Override
     public String toString() {
         return name;
@@ -205,6 +217,26 @@ public final class DiskProfile implements DiskModel {
         return table;
     }
 
+    private static List<MeasuredRow> measuredRows(JsonNode measured) {
+        JsonNode rows = measured == null ? null : measured.get("rows");
+        if (rows == null || rows.isNull()) {
+            return List.of();
+        }
+        require(rows.isArray(), "'measured.rows' must be an array");
+        List<MeasuredRow> result = new ArrayList<>();
+        for (JsonNode row : rows) {
+            int index = result.size();
+            MeasuredRow parsed = new MeasuredRow(row.path("ioBytes").asInt(0), row.path("minMBps").asDouble(0),
+                row.path("meanMBps").asDouble(0), row.path("maxMBps").asDouble(0));
+            require(parsed.ioBytes() > 0 && parsed.minMBps() > 0 && parsed.meanMBps() > 0,
+                "measured row " + index + " needs a positive 'ioBytes', 'minMBps' and 'meanMBps'");
+            require(index == 0 || parsed.ioBytes() > result.get(index - 1).ioBytes(),
+                "measured rows must be in increasing 'ioBytes' order");
+            result.add(parsed);
+        }
+        return List.copyOf(result);
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
@@ -230,9 +262,17 @@ public final class DiskProfile implements DiskModel {
     }
 
     /**
+     * One measured IO size: the throughput of its slowest, average and fastest read, in MB/s
+     * (10^6 bytes a second), as {@code rondo profile} writes it under {@code measured.rows}.
+     */
+    public record MeasuredRow(int ioBytes, double minMBps, double meanMBps, double maxMBps) {
+    }
+
+    /**
      * The file format. {@code measured}, written by {@code rondo profile}, holds the measurements a
      * profile was fitted to (throughput against IO size, papers/000 Figure 3): kept for people and
-     * charts, never used for timing.
+     * charts and for admission control's min and mean curves ({@link #measuredRows()}), never used
+     * by the scheduler's per-request estimates.
      */
     record Json(String name, String description, Long capacityBytes, Integer cylinders, Double revolutionMs,
                 List<SeekPiece> seekCurve, List<Zone> zones, JsonNode measured) {

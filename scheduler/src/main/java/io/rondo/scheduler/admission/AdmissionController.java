@@ -1,0 +1,279 @@
+package io.rondo.scheduler.admission;
+
+import io.rondo.scheduler.admission.AdmissionDecision.Resource;
+import io.rondo.scheduler.disk.DiskModel;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToLongFunction;
+
+/**
+ * XTREAM's admission controller (papers/000 Section 2.3): a new stream is admitted only if, on
+ * every disk it touches, the round with its fragment added still fits (papers/001 Sections 1.1
+ * and 2.2: the round's C-requests must be served within the round), and its buffers fit the
+ * buffer memory.
+ *
+ * <p>Per disk, the round fits when the IO times of one fragment of every admitted stream, each
+ * read from the {@link ThroughputModel} curve the {@link AdmissionPolicy} names for the fragment
+ * size it names, add up to no more than {@code T (1 - reserve)}: the reserve keeps a share of
+ * every round for D-requests, so that discrete requests keep their bounded response time while
+ * streams come and go. Per stream, double buffering holds two peak fragments.
+ *
+ * <p>Thread-safe and lock-free: the admitted streams are an immutable snapshot behind an atomic
+ * reference, and {@link #admit} replaces it by compare-and-set, judging the stream against the
+ * very snapshot it replaces. So two concurrent admissions never overbook, and a decision never
+ * waits for another thread. Admissions are rare (one per stream opened), so copying the
+ * snapshot on each is cheap beside what it saves.
+ */
+public final class AdmissionController {
+
+    private static final long NS_PER_SECOND = 1_000_000_000L;
+
+    private final AdmissionConfig config;
+    private final NanoClock clock;
+    private final Map<String, ThroughputModel> models;
+    private final AtomicReference<State> state = new AtomicReference<>(State.EMPTY);
+
+    /** A controller for the given disks, by name, judging with the system's clock. */
+    public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config) {
+        this(disks, config, SystemNanoClock.INSTANCE);
+    }
+
+    /** A controller for the given disks, by name; {@code clock} tells when admitted streams end. */
+    public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config, NanoClock clock) {
+        if (disks.isEmpty()) {
+            throw new IllegalArgumentException("admission control needs at least one disk");
+        }
+        Map<String, ThroughputModel> byDisk = new TreeMap<>();
+        disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
+        this.models = Collections.unmodifiableMap(byDisk);
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public AdmissionConfig config() {
+        return config;
+    }
+
+    public AdmissionPolicy policy() {
+        return config.policy();
+    }
+
+    /** The curves a disk is judged by. */
+    public ThroughputModel throughputModel(String disk) {
+        return model(disk);
+    }
+
+    /**
+     * Whether {@code demand} would be admitted now, reserving nothing: a later {@link #admit} may
+     * answer otherwise if other streams came or went in between.
+     */
+    public AdmissionDecision decide(StreamDemand demand) {
+        Charge charge = charge(config.policy(), demand);
+        State current = state.get();
+        checkNew(current, demand);
+        return judge(current, charge, clock.nanoTime());
+    }
+
+    /** Decides, and if the stream is accepted reserves its share of every disk it touches and its buffers. */
+    public AdmissionDecision admit(StreamDemand demand) {
+        Charge charge = charge(config.policy(), demand);
+        while (true) {
+            long nowNs = clock.nanoTime();
+            State current = state.get();
+            checkNew(current, demand);
+            AdmissionDecision decision = judge(current, charge, nowNs);
+            if (!decision.accepted()) {
+                return decision;
+            }
+            long endNs = demand.knownDuration().map(d -> nowNs + d.toNanos()).orElse(0L);
+            Admitted admitted = new Admitted(charge, endNs, demand.duration() != null);
+            if (state.compareAndSet(current, current.with(demand.streamId(), admitted))) {
+                return decision;
+            }
+        }
+    }
+
+    /** Frees what an admitted stream held; false if no stream of that id was admitted. */
+    public boolean release(String streamId) {
+        while (true) {
+            State current = state.get();
+            if (!current.streams.containsKey(streamId)) {
+                return false;
+            }
+            if (state.compareAndSet(current, current.without(streamId))) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * How many streams like {@code demand} the disks it touches take under {@code policy}, on
+     * their own (nothing else admitted): the fewest any of its disks' rounds or the buffer
+     * memory holds; {@link Integer#MAX_VALUE} for a stream that reads nothing.
+     */
+    public int capacity(AdmissionPolicy policy, StreamDemand demand) {
+        Charge charge = charge(policy, demand);
+        long streams = Integer.MAX_VALUE;
+        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
+            if (disk.getValue() > 0) {
+                streams = Math.min(streams, config.continuousNs() / disk.getValue());
+            }
+        }
+        if (charge.bufferBytes > 0) {
+            streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes);
+        }
+        return (int) streams;
+    }
+
+    /** True if a stream of this id is admitted. */
+    public boolean isAdmitted(String streamId) {
+        return state.get().streams.containsKey(streamId);
+    }
+
+    /** The number of streams admitted. */
+    public int admittedStreams() {
+        return state.get().streams.size();
+    }
+
+    /** The number of admitted streams that touch {@code disk}. */
+    public int admittedStreams(String disk) {
+        model(disk);
+        int count = 0;
+        for (Admitted admitted : state.get().streams.values()) {
+            if (admitted.charge.ioNsByDisk.containsKey(disk)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** The part of {@code disk}'s round its admitted streams take, in nanoseconds. */
+    public long committedNs(String disk) {
+        model(disk);
+        return state.get().usedNsByDisk.getOrDefault(disk, 0L);
+    }
+
+    /** The buffer memory the admitted streams hold. */
+    public long bufferBytesInUse() {
+        return state.get().bufferBytes;
+    }
+
+    private Charge charge(AdmissionPolicy policy, StreamDemand demand) {
+        Map<String, Long> ioNsByDisk = new TreeMap<>();
+        demand.disks().forEach((disk, share) -> ioNsByDisk.put(disk, model(disk).ioNs(policy,
+            policy.chargedBytes(share))));
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(ioNsByDisk), 2 * demand.peakFragmentBytes());
+    }
+
+    private ThroughputModel model(String disk) {
+        ThroughputModel model = models.get(disk);
+        if (model == null) {
+            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are " + models.keySet());
+        }
+        return model;
+    }
+
+    private static void checkNew(State current, StreamDemand demand) {
+        if (current.streams.containsKey(demand.streamId())) {
+            throw new IllegalStateException("stream " + demand.streamId() + " is already admitted");
+        }
+    }
+
+    private AdmissionDecision judge(State current, Charge charge, long nowNs) {
+        long availableNs = config.continuousNs();
+        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
+            long neededNs = current.usedNsByDisk.getOrDefault(disk.getKey(), 0L) + disk.getValue();
+            if (neededNs > availableNs) {
+                long retry = disk.getValue() > availableNs ? 0 : retryAfterSeconds(current, nowNs,
+                    a -> a.charge.ioNsByDisk.getOrDefault(disk.getKey(), 0L), neededNs - availableNs);
+                return new AdmissionDecision.Reject(charge.streamId, Resource.DISK_TIME, disk.getKey(), neededNs,
+                    availableNs, retry);
+            }
+        }
+        long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;
+        if (charge.bufferBytes > freeBytes) {
+            long retry = charge.bufferBytes > config.bufferCeilingBytes() ? 0 : retryAfterSeconds(current, nowNs,
+                a -> a.charge.bufferBytes, charge.bufferBytes - freeBytes);
+            return new AdmissionDecision.Reject(charge.streamId, Resource.BUFFER_MEMORY, null, charge.bufferBytes,
+                freeBytes, retry);
+        }
+        return new AdmissionDecision.Accept(charge.streamId, config.policy());
+    }
+
+    /**
+     * The seconds until enough admitted streams have ended, in the order they end, to free
+     * {@code excess} of a resource: at least 1. If that waits on a stream whose end is unknown,
+     * the configured default.
+     */
+    private long retryAfterSeconds(State current, long nowNs, ToLongFunction<Admitted> share,
+                                   long excess) {
+        List<Admitted> holders = new ArrayList<>();
+        for (Admitted admitted : current.streams.values()) {
+            if (share.applyAsLong(admitted) > 0) {
+                holders.add(admitted);
+            }
+        }
+        holders.sort(Comparator.comparing((Admitted a) -> !a.endKnown).thenComparingLong(a -> a.endNs - nowNs));
+        long freed = 0;
+        for (Admitted admitted : holders) {
+            if (!admitted.endKnown) {
+                break;
+            }
+            freed += share.applyAsLong(admitted);
+            if (freed >= excess) {
+                long remainingNs = Math.max(0, admitted.endNs - nowNs);
+                return Math.max(1, (remainingNs + NS_PER_SECOND - 1) / NS_PER_SECOND);
+            }
+        }
+        return config.defaultRetryAfterSeconds();
+    }
+
+    /** What a stream is charged: IO time per round on each disk it touches, and buffer memory. */
+    private record Charge(String streamId, Map<String, Long> ioNsByDisk, long bufferBytes) {
+    }
+
+    /** An admitted stream: its charge and, if known, when it ends. */
+    private record Admitted(Charge charge, long endNs, boolean endKnown) {
+    }
+
+    /** The admitted streams, immutable: replaced whole on every change. */
+    private static final class State {
+
+        static final State EMPTY = new State(Map.of(), Map.of(), 0);
+
+        final Map<String, Admitted> streams;
+        final Map<String, Long> usedNsByDisk;
+        final long bufferBytes;
+
+        State(Map<String, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes) {
+            this.streams = streams;
+            this.usedNsByDisk = usedNsByDisk;
+            this.bufferBytes = bufferBytes;
+        }
+
+        State with(String streamId, Admitted admitted) {
+            Map<String, Admitted> newStreams = new HashMap<>(streams);
+            newStreams.put(streamId, admitted);
+            Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
+            admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, ns, Long::sum));
+            return new State(newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes);
+        }
+
+        State without(String streamId) {
+            Map<String, Admitted> newStreams = new HashMap<>(streams);
+            Admitted admitted = newStreams.remove(streamId);
+            Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
+            admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, -ns, Long::sum));
+            return new State(newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes);
+        }
+    }
+}

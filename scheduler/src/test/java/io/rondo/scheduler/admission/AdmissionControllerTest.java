@@ -1,0 +1,274 @@
+package io.rondo.scheduler.admission;
+
+import io.rondo.scheduler.admission.AdmissionDecision.Reject;
+import io.rondo.scheduler.admission.AdmissionDecision.Resource;
+import org.agrona.concurrent.CachedNanoClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Admission on {@link SmallDisk}, rounds of 100 ms with the default reserve of 20% for
+ * D-requests: 80 ms for C-requests. A VBR stream of 100,000 B average and 150,000 B peak costs
+ * 23 ms under ADM1 (min curve, peak), 19 ms under ADM2 (mean curve, peak), 14 ms under ADM3
+ * (mean curve, average): 80 / 23 = 3.5, 80 / 19 = 4.2, 80 / 14 = 5.7, so 3, 4 and 5 streams.
+ */
+class AdmissionControllerTest {
+
+    private static final long MS = 1_000_000L;
+    private static final long SECOND_NS = 1_000_000_000L;
+    private static final DiskDemand VBR = new DiskDemand(100_000, 150_000);
+    private static final AdmissionConfig CONFIG = AdmissionConfig.defaults().withRound(Duration.ofMillis(100));
+
+    private final CachedNanoClock clock = new CachedNanoClock();
+
+    @Test
+    void eachPolicyAdmitsTheStreamsWorkedOutByHand() {
+        assertEquals(3, admitUntilRejected(AdmissionPolicy.ADM1));
+        assertEquals(4, admitUntilRejected(AdmissionPolicy.ADM2));
+        assertEquals(5, admitUntilRejected(AdmissionPolicy.ADM3));
+
+        AdmissionController controller = controller(CONFIG);
+        StreamDemand stream = StreamDemand.onDisk("s", "d0", VBR);
+        assertEquals(3, controller.capacity(AdmissionPolicy.ADM1, stream));
+        assertEquals(4, controller.capacity(AdmissionPolicy.ADM2, stream));
+        assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, stream));
+        // A CBR stream of 100,000 B: 18 ms on the min curve, 14 ms on the mean: 4, 5, 5.
+        StreamDemand cbr = StreamDemand.onDisk("c", "d0", DiskDemand.constant(100_000));
+        assertEquals(4, controller.capacity(AdmissionPolicy.ADM1, cbr));
+        assertEquals(5, controller.capacity(AdmissionPolicy.ADM2, cbr));
+        assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, cbr));
+    }
+
+    /** The fifth ADM2 stream would make the round 5 * 19 = 95 ms of the 80 ms available. */
+    @Test
+    void aRejectionNamesTheDiskAndTheTimes() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 4, null);
+
+        AdmissionDecision decision = controller.admit(stream("s4", null));
+
+        Reject reject = assertInstanceOf(Reject.class, decision);
+        assertFalse(reject.accepted());
+        assertEquals(Resource.DISK_TIME, reject.resource());
+        assertEquals("d0", reject.disk());
+        assertEquals(95 * MS, reject.needed(), 5_000);
+        assertEquals(80 * MS, reject.available());
+        assertTrue(reject.reason().contains("disk-time on disk d0: the round with the stream added would need "
+            + "95.0 ms of the 80.0 ms available"), reject.reason());
+        assertEquals(CONFIG.defaultRetryAfterSeconds(), reject.retryAfterSeconds(),
+            "no admitted stream's end is known: the default");
+        assertFalse(controller.isAdmitted("s4"));
+        assertEquals(4, controller.admittedStreams());
+    }
+
+    /**
+     * The round is 15 ms over; any one stream's 19 ms frees enough, so the wait is for the
+     * first known end: s1 ends 10 s after admission, and 4 s have passed.
+     */
+    @Test
+    void retryAfterIsWhenEnoughAdmittedStreamsHaveEnded() {
+        AdmissionController controller = controller(CONFIG);
+        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(30))).accepted());
+        assertTrue(controller.admit(stream("s1", Duration.ofSeconds(10))).accepted());
+        assertTrue(controller.admit(stream("s2", null)).accepted());
+        assertTrue(controller.admit(stream("s3", Duration.ofSeconds(20))).accepted());
+        clock.advance(4 * SECOND_NS);
+
+        Reject reject = assertInstanceOf(Reject.class, controller.decide(stream("new", null)));
+        assertEquals(6, reject.retryAfterSeconds());
+        assertTrue(reject.reason().endsWith("retry after 6 s"), reject.reason());
+
+        // Past s1's end (it has not been released yet) the answer is the least wait, 1 s.
+        clock.advance(7 * SECOND_NS);
+        assertEquals(1, ((Reject) controller.decide(stream("new", null))).retryAfterSeconds());
+    }
+
+    /** A stream needing two others to end waits for the second: s3 (20 s), not s1 (10 s). */
+    @Test
+    void retryAfterCountsTheStreamsThatMustEnd() {
+        AdmissionController controller = controller(CONFIG.withPolicy(AdmissionPolicy.ADM3));
+        // Five ADM3 streams take 5 * 14 = 70 ms; a CBR newcomer of 300,000 B costs 4 + 30 = 34 ms:
+        // 104 ms, 24 ms over, so two 14 ms streams must end.
+        String[] ids = {"s0", "s1", "s2", "s3", "s4"};
+        Duration[] durations = {null, Duration.ofSeconds(10), null, Duration.ofSeconds(20), Duration.ofSeconds(40)};
+        for (int i = 0; i < ids.length; i++) {
+            assertTrue(controller.admit(stream(ids[i], durations[i])).accepted());
+        }
+
+        StreamDemand big = StreamDemand.onDisk("big", "d0", DiskDemand.constant(300_000));
+        Reject reject = assertInstanceOf(Reject.class, controller.decide(big));
+        assertEquals(104 * MS, reject.needed(), 5_000);
+        assertEquals(20, reject.retryAfterSeconds());
+    }
+
+    @Test
+    void aStreamTooLargeForAnIdleDiskIsNotWorthRetrying() {
+        AdmissionController controller = controller(CONFIG);
+        // 1,000,000 B: 4 ms of access and 100 ms of transfer, more than the 80 ms a round has.
+        Reject reject = assertInstanceOf(Reject.class,
+            controller.admit(StreamDemand.onDisk("huge", "d0", DiskDemand.constant(1_000_000))));
+
+        assertFalse(reject.retryable());
+        assertEquals(0, reject.retryAfterSeconds());
+        assertTrue(reject.reason().contains("does not fit even alone"), reject.reason());
+    }
+
+    @Test
+    void releaseMakesRoomAgain() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 4, null);
+        assertFalse(controller.admit(stream("late", null)).accepted());
+
+        assertTrue(controller.release("s2"));
+        assertFalse(controller.release("s2"), "released twice");
+        assertFalse(controller.release("never"));
+        assertEquals(3, controller.admittedStreams("d0"));
+
+        assertTrue(controller.admit(stream("late", null)).accepted());
+        assertFalse(controller.admit(stream("later", null)).accepted());
+        // Everyone leaves: nothing is held.
+        for (String id : List.of("s0", "s1", "s3", "late")) {
+            assertTrue(controller.release(id));
+        }
+        assertEquals(0, controller.committedNs("d0"));
+        assertEquals(0, controller.bufferBytesInUse());
+    }
+
+    /**
+     * The reserve for D-requests is kept out of every round: with none, 100 / 19 = 5.3 ADM2
+     * streams fit; with the default 20%, 80 / 19 = 4.2; with half the round, 50 / 19 = 2.6.
+     */
+    @Test
+    void theReserveForDRequestsIsHonoured() {
+        assertEquals(5, admitUntilRejected(controller(CONFIG.withDiscreteReserve(0))));
+        assertEquals(4, admitUntilRejected(controller(CONFIG)));
+        AdmissionController halfReserved = controller(CONFIG.withDiscreteReserve(0.5));
+        assertEquals(2, admitUntilRejected(halfReserved));
+        assertEquals(38 * MS, halfReserved.committedNs("d0"), 5_000);
+        assertTrue(halfReserved.committedNs("d0") <= 50 * MS, "the C-requests stay out of the reserved half");
+        assertThrows(IllegalArgumentException.class, () -> CONFIG.withDiscreteReserve(1));
+    }
+
+    /**
+     * Each stream holds two peak fragments, 2 * 150,000 = 300,000 B; under a 1,000,000 B
+     * ceiling three fit (900,000 B) and the fourth finds 100,000 B free, though the disk would
+     * take it.
+     */
+    @Test
+    void bufferMemoryLimitsAdmission() {
+        AdmissionController controller = controller(CONFIG.withBufferCeilingBytes(1_000_000));
+        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(8))).accepted());
+        fill(controller, 2, "t");
+        assertEquals(900_000, controller.bufferBytesInUse());
+
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s3", null)));
+        assertEquals(Resource.BUFFER_MEMORY, reject.resource());
+        assertNull(reject.disk());
+        assertEquals(300_000, reject.needed());
+        assertEquals(100_000, reject.available());
+        assertTrue(reject.reason().contains("buffer-memory: needs 300000 bytes, 100000 free"), reject.reason());
+        assertEquals(8, reject.retryAfterSeconds(), "s0's end frees enough buffer memory");
+        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream("any", null)),
+            "capacity counts buffer memory too");
+
+        controller.release("t0");
+        assertTrue(controller.admit(stream("s3", null)).accepted());
+    }
+
+    /** A stream striped over two disks must fit both; the full one is named. */
+    @Test
+    void aStreamOnSeveralDisksMustFitEachOfThem() {
+        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk(), "d1", new SmallDisk()),
+            CONFIG, clock);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(controller.admit(StreamDemand.onDisk("on-d1-" + i, "d1", VBR)).accepted());
+        }
+        StreamDemand striped = new StreamDemand("striped", Map.of("d0", VBR, "d1", VBR), null);
+
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(striped));
+        assertEquals("d1", reject.disk());
+        assertEquals(0, controller.committedNs("d0"), "a rejected stream reserves nothing, on any disk");
+
+        controller.release("on-d1-0");
+        assertTrue(controller.admit(striped).accepted());
+        assertEquals(controller.committedNs("d1") / 4, controller.committedNs("d0"));
+        assertEquals(300_000 * 4, controller.bufferBytesInUse(), "one stream, one pair of buffers, however striped");
+    }
+
+    @Test
+    void decideReservesNothing() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 3, null);
+
+        assertTrue(controller.decide(stream("x", null)).accepted());
+        assertTrue(controller.decide(stream("y", null)).accepted());
+        assertTrue(controller.admit(stream("x", null)).accepted());
+        assertFalse(controller.decide(stream("y", null)).accepted());
+    }
+
+    @Test
+    void misuseIsRefusedWithTheReason() {
+        AdmissionController controller = controller(CONFIG);
+        assertTrue(controller.admit(stream("s0", null)).accepted());
+
+        IllegalStateException twice = assertThrows(IllegalStateException.class,
+            () -> controller.admit(stream("s0", null)));
+        assertTrue(twice.getMessage().contains("already admitted"), twice.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+            () -> controller.admit(StreamDemand.onDisk("s1", "d9", VBR)));
+        assertTrue(unknown.getMessage().contains("'d9'") && unknown.getMessage().contains("[d0]"),
+            unknown.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new DiskDemand(200, 100));
+        assertThrows(IllegalArgumentException.class, () -> new StreamDemand("s", Map.of(), null));
+    }
+
+    /** 6.4 Mbit/s for a 1 s round is an 800,000-byte fragment on every disk the stream touches. */
+    @Test
+    void aStreamCanBeDeclaredByItsBitRates() {
+        StreamDemand demand = StreamDemand.ofBitRates("s", 6.4e6, 9.6e6, Duration.ofSeconds(1), List.of("b", "a"),
+            Duration.ofMinutes(90));
+
+        assertEquals(List.of("a", "b"), List.copyOf(demand.disks().keySet()));
+        assertEquals(new DiskDemand(800_000, 1_200_000), demand.disks().get("a"));
+        assertEquals(2_400_000, 2 * demand.peakFragmentBytes());
+        assertEquals(Duration.ofMinutes(90), demand.knownDuration().orElseThrow());
+    }
+
+    private int admitUntilRejected(AdmissionPolicy policy) {
+        return admitUntilRejected(controller(CONFIG.withPolicy(policy)));
+    }
+
+    private static int admitUntilRejected(AdmissionController controller) {
+        int admitted = 0;
+        while (controller.admit(StreamDemand.onDisk("s" + admitted, "d0", VBR)).accepted()) {
+            admitted++;
+            assertTrue(controller.committedNs("d0") <= controller.config().continuousNs());
+        }
+        return admitted;
+    }
+
+    private static void fill(AdmissionController controller, int streams, String prefix) {
+        for (int i = 0; i < streams; i++) {
+            String id = (prefix == null ? "s" : prefix) + i;
+            assertTrue(controller.admit(stream(id, null)).accepted(), id);
+        }
+    }
+
+    private AdmissionController controller(AdmissionConfig config) {
+        return new AdmissionController(Map.of("d0", new SmallDisk()), config, clock);
+    }
+
+    private static StreamDemand stream(String id, Duration duration) {
+        return new StreamDemand(id, Map.of("d0", VBR), duration);
+    }
+}

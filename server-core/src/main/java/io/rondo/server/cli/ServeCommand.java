@@ -1,0 +1,95 @@
+package io.rondo.server.cli;
+
+import io.rondo.content.ingest.DemoLibrary;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.http.HttpServer;
+import io.rondo.server.runtime.DiskRuntime;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+/**
+ * {@code rondo serve}: the server. Today it serves discrete data over HTTP, every byte read through
+ * the disks' schedulers; the stream protocol for continuous data joins it in the serving issue.
+ */
+@Command(name = "serve",
+    description = {
+        "Serve the library over HTTP: every object at its name, folders as pages, with ranges and conditional "
+            + "requests; every byte read through the disks' schedulers. An empty library gets the demo library "
+            + "first. Stop with Ctrl-C or SIGTERM."},
+    mixinStandardHelpOptions = true,
+    sortOptions = false)
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--data", paramLabel = "DIR",
+        description = "The data folder (one disk); default: the storage roots of the configuration.")
+    private Path data;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "The configuration file (default: config/rondo.yaml).")
+    private Path config;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+        description = "The HTTP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    private int port;
+
+    @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+        description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
+    private String address;
+
+    @Option(names = "--emulate",
+        description = "Complete each disk IO when the disk model says (real bytes, the model's timing).")
+    private boolean emulate;
+
+    @Override
+    public Integer call() throws Exception {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be between 0 and 65535, was " + port);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        RondoConfig settings = config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
+            : RondoConfig.load(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (Library library = Library.open(settings, data)) {
+            library.notes().forEach(note -> out.println("note: " + note));
+            List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
+            if (!demo.isEmpty()) {
+                out.println("the library was empty: installed the demo library (" + demo.size() + " objects)");
+            }
+            try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+                     settings.schedulingPolicy(), DiskProfile.resolve(settings.diskProfile()),
+                     settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
+                     Function.identity()).start();
+                 HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
+                     disks)) {
+                Thread hook = new Thread(stopped::countDown, "rondo-shutdown");
+                Runtime.getRuntime().addShutdownHook(hook);
+                out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ (%s, %s disks)%n",
+                    library.store().catalog().size(), library.store().disks().size(),
+                    library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
+                    http.address().getPort(), HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
+                out.flush();
+                stopped.await();
+            }
+        }
+        out.println("Rondo stopped");
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,111 @@
+package io.rondo.server.http;
+
+import io.rondo.content.ingest.Directory;
+import io.rondo.content.model.MediaObject;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+
+/** The page a person sees at a folder's path: its sub-folders and objects, with sizes, types and times. */
+final class FolderPage {
+
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
+        .withZone(ZoneOffset.UTC);
+
+    private FolderPage() {
+    }
+
+    static String render(String folder, List<Directory.Entry> entries) {
+        StringBuilder page = new StringBuilder(2048);
+        page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+            .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+            .append(html(folder)).append(" - Rondo</title>\n<style>\n")
+            .append("body{font-family:system-ui,sans-serif;max-width:60rem;margin:1.5rem auto;padding:0 1rem;")
+            .append("color:#222}\n")
+            .append("table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .6rem;")
+            .append("border-bottom:1px solid #e4e4e4}td.n{text-align:right;font-variant-numeric:tabular-nums}\n")
+            .append("a{color:#0b57d0;text-decoration:none}a:hover{text-decoration:underline}.k{color:#666}\n")
+            .append("</style>\n</head>\n<body>\n<h1>").append(breadcrumbs(folder)).append("</h1>\n");
+        if (entries.isEmpty()) {
+            page.append("<p>This folder is empty. Add files with <code>./rondo ingest FILE</code>.</p>\n");
+        } else {
+            page.append("<table>\n<thead><tr><th>Name</th><th>Size</th><th>Type</th><th>Modified (UTC)</th></tr>")
+                .append("</thead>\n<tbody>\n");
+            for (Directory.Entry entry : entries) {
+                String label = entry.name().substring(folder.length());
+                page.append("<tr><td><a href=\"").append(html(href(entry.name()))).append("\">").append(html(label))
+                    .append("</a></td><td class=\"n\">").append(size(entry.size())).append("</td><td class=\"k\">");
+                if (entry.folder()) {
+                    page.append("folder, ").append(entry.objects())
+                        .append(entry.objects() == 1 ? " object" : " objects")
+                        .append("</td><td></td></tr>\n");
+                } else {
+                    MediaObject object = entry.object();
+                    page.append(html(object.media() == null ? object.mimeType()
+                        : String.format(Locale.ROOT, "%s, %.1f s", object.media().mseType(),
+                            object.media().durationNs() / 1e9)))
+                        .append("</td><td>").append(WHEN.format(Instant.ofEpochMilli(object.modifiedMs())))
+                        .append("</td></tr>\n");
+                }
+            }
+            page.append("</tbody>\n</table>\n");
+        }
+        return page.append("</body>\n</html>\n").toString();
+    }
+
+    private static String breadcrumbs(String folder) {
+        StringBuilder crumbs = new StringBuilder("<a href=\"/\">Rondo</a> /");
+        String path = "/";
+        for (String part : folder.substring(1).split("/")) {
+            if (!part.isEmpty()) {
+                path += part + "/";
+                crumbs.append(" <a href=\"").append(html(href(path))).append("\">").append(html(part)).append("</a> /");
+            }
+        }
+        return crumbs.toString();
+    }
+
+    /** A name (which starts with '/') as a URL path: each segment percent-encoded. */
+    static String href(String name) {
+        StringBuilder href = new StringBuilder();
+        for (String segment : name.substring(1).split("/", -1)) {
+            href.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return href.toString();
+    }
+
+    private static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        double value = bytes;
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
+    static String html(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '<' -> escaped.append("&lt;");
+                case '>' -> escaped.append("&gt;");
+                case '&' -> escaped.append("&amp;");
+                case '"' -> escaped.append("&quot;");
+                case '\'' -> escaped.append("&#39;");
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+}

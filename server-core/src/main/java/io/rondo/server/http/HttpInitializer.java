@@ -1,0 +1,41 @@
+package io.rondo.server.http;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.rondo.content.ingest.Directory;
+import io.rondo.server.runtime.DiskRuntime;
+
+/** Builds the pipeline of one HTTP connection. */
+final class HttpInitializer extends ChannelInitializer<SocketChannel> {
+
+    /** The longest request line accepted (longer: 414). */
+    static final int MAX_LINE = 8192;
+    /** The most header bytes accepted (more: 431). */
+    static final int MAX_HEADERS = 16384;
+    /** The largest request body accepted (larger: 413): Rondo takes no uploads over this route. */
+    static final int MAX_BODY = 64 * 1024;
+    /** Seconds a connection may sit idle between requests. */
+    static final int IDLE_SECONDS = 60;
+
+    private final Directory directory;
+    private final DiskRuntime disks;
+
+    HttpInitializer(Directory directory, DiskRuntime disks) {
+        this.directory = directory;
+        this.disks = disks;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        channel.pipeline()
+            .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS))
+            .addLast(new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192))
+            .addLast(new HttpServerKeepAliveHandler())
+            .addLast(new HttpObjectAggregator(MAX_BODY, true))
+            .addLast(new DiscreteHandler(directory, disks));
+    }
+}

@@ -1,0 +1,82 @@
+package io.rondo.server.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.rondo.content.ingest.Directory;
+import io.rondo.server.runtime.DiskRuntime;
+
+import java.net.InetSocketAddress;
+
+/**
+ * Rondo's HTTP server for discrete data: it only starts and stops; {@link HttpInitializer} builds
+ * each connection's pipeline and {@link DiscreteHandler} answers. Epoll where the native transport
+ * loads, NIO otherwise.
+ */
+public final class HttpServer implements AutoCloseable {
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel channel;
+
+    private HttpServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+        this.boss = boss;
+        this.workers = workers;
+        this.channel = channel;
+    }
+
+    /** Binds and starts serving; returns once the port is open. */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks)
+        throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("rondo-http-accept", true),
+            io);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(EVENT_LOOP_PREFIX, true),
+            io);
+        try {
+            Channel channel = new ServerBootstrap().group(boss, workers).channel(type)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                .childHandler(new HttpInitializer(directory, disks))
+                .bind(address).sync().channel();
+            return new HttpServer(boss, workers, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+            throw e;
+        }
+    }
+
+    /** The prefix of the event-loop threads' names: no disk IO ever happens on them. */
+    public static final String EVENT_LOOP_PREFIX = "rondo-http";
+
+    /** Where the server listens (the port chosen when 0 was asked). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Whether the native epoll transport is in use. */
+    public static boolean epoll() {
+        return Epoll.isAvailable();
+    }
+
+    /** Stops accepting, lets connections finish what they are writing, and ends the event loops. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        boss.shutdownGracefully().syncUninterruptibly();
+        workers.shutdownGracefully().syncUninterruptibly();
+    }
+}

@@ -1,0 +1,247 @@
+package io.rondo.server.runtime;
+
+import io.rondo.content.ingest.StorageDisk;
+import io.rondo.content.model.Fragment;
+import io.rondo.content.model.MediaObject;
+import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.DiscreteRequest;
+import io.rondo.scheduler.DiskRequest;
+import io.rondo.scheduler.DiskScheduler;
+import io.rondo.scheduler.ScheduleObserver;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.device.OpenFile;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.exec.BlockDevice;
+import io.rondo.scheduler.exec.BufferPool;
+import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.scheduler.exec.EmulatedDisk;
+import io.rondo.scheduler.exec.IoCompletion;
+import io.rondo.scheduler.exec.IoTask;
+import io.rondo.scheduler.exec.PooledBuffer;
+import io.rondo.scheduler.exec.RoundClock;
+import io.rondo.scheduler.exec.Waiter;
+import io.rondo.scheduler.policy.SchedulingPolicy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The disks at run time: per disk its {@link DiskScheduler} and {@link DiskExecutor} thread, one
+ * round clock for all, one buffer pool, and the {@link Generator} that turns reads of objects into
+ * D-requests. Every byte the server reads from a disk comes through {@link #read}.
+ *
+ * <p>Positions: the scheduler orders reads by position in its disk model's address space. The
+ * physical address FIEMAP gives is scaled from the device's size onto the model's capacity, so the
+ * order is the device's and the seek estimates are the model's.
+ */
+public final class DiskRuntime implements AutoCloseable {
+
+    /** The most bytes one D-request reads: a large transfer is many of them, so it never holds a disk long. */
+    public static final int CHUNK_BYTES = 256 * 1024;
+
+    private final Map<String, Disk> disks = new LinkedHashMap<>();
+    private final RoundClock roundClock;
+    private final BufferPool buffers;
+    private final Generator generator;
+    private final DiskIo io;
+    private final NanoClock clock;
+    private final Function<StoredFile, Path> paths;
+    private final Map<Path, OpenFile> files = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+
+    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes) {
+    }
+
+    /**
+     * @param storage   the disks, by name
+     * @param paths     where a stored file is
+     * @param policy    the scheduling policy
+     * @param model     the disk model the schedulers estimate with
+     * @param roundNs   the round length
+     * @param bufferCeilingBytes the buffer pool's ceiling
+     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
+     * @param io        the disk reader
+     * @param device    wraps each disk's device (tests inject faults or checks here)
+     */
+    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
+                       DiskProfile model, long roundNs, long bufferCeilingBytes, boolean emulate, DiskIo io,
+                       Function<BlockDevice, BlockDevice> device) throws IOException {
+        this.io = io;
+        this.paths = paths;
+        this.clock = SystemNanoClock.INSTANCE;
+        this.buffers = new BufferPool(bufferCeilingBytes);
+        this.generator = new Generator(4096);
+        List<DiskExecutor> executors = new ArrayList<>();
+        for (StorageDisk disk : storage) {
+            DiskScheduler scheduler = new DiskScheduler(policy, model, roundNs, 0, ScheduleObserver.NONE);
+            BlockDevice base = emulate
+                ? new EmulatedDisk(BlockDevice.direct(), model, clock, Waiter.realTime(clock), disk.name().hashCode())
+                : BlockDevice.direct();
+            DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock, 4096);
+            executors.add(executor);
+            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io)));
+        }
+        this.roundClock = new RoundClock(executors, (disk, round, startNs) -> List.of(), clock,
+            clock.nanoTime(), roundNs);
+    }
+
+    /** Starts the executor threads and the round clock. */
+    public DiskRuntime start() {
+        disks.values().forEach(disk -> disk.executor().start());
+        roundClock.start();
+        return this;
+    }
+
+    public BufferPool buffers() {
+        return buffers;
+    }
+
+    /**
+     * Reads up to {@code maxBytes} of an object from {@code offset}, as one D-request to the disk
+     * holding those bytes; fewer where a stored piece ends. The future completes on the disk's
+     * executor thread with the bytes, or fails with the reason.
+     */
+    public CompletableFuture<Chunk> read(MediaObject object, long offset, int maxBytes) {
+        CompletableFuture<Chunk> result = new CompletableFuture<>();
+        long arrivalNs = clock.nanoTime();
+        boolean queued = generator.offer(() -> {
+            try {
+                submit(object, offset, maxBytes, arrivalNs, result);
+            } catch (IOException | RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!queued) {
+            result.completeExceptionally(new IOException("the server is busy: too many reads waiting"));
+        }
+        return result;
+    }
+
+    private void submit(MediaObject object, long offset, int maxBytes, long arrivalNs, CompletableFuture<Chunk> result)
+        throws IOException {
+        Piece piece = locate(object, offset);
+        int length = (int) Math.min(Math.min(maxBytes, CHUNK_BYTES), piece.available());
+        Disk disk = disks.get(piece.file().disk());
+        if (disk == null) {
+            throw new IOException(object.name() + " is on disk '" + piece.file().disk() + "', which is not configured");
+        }
+        OpenFile file = open(paths.apply(piece.file()));
+        long id = ids.incrementAndGet();
+        DiscreteRequest request = new DiscreteRequest(id, id, position(disk, file, piece.fileOffset()), length,
+            arrivalNs);
+        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM, new IoCompletion() {
+            @Override
+            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                if (!result.complete(new Chunk(data, buffer))) {
+                    buffer.release();
+                }
+            }
+
+            @Override
+            public void failed(DiskRequest done, Exception error, long failedNs) {
+                result.completeExceptionally(error);
+            }
+        }));
+        if (!disk.executor().submit(request)) {
+            result.completeExceptionally(new IOException("disk " + disk.name() + " is overloaded: its queue is full"));
+        }
+    }
+
+    /** Where the byte at {@code offset} of an object is stored, and how many bytes follow it there. */
+    record Piece(StoredFile file, long fileOffset, long available) {
+    }
+
+    static Piece locate(MediaObject object, long offset) {
+        if (offset < 0 || offset >= object.size()) {
+            throw new IllegalArgumentException("offset " + offset + " is outside " + object.name() + " ("
+                + object.size() + " bytes)");
+        }
+        List<StoredFile> files = object.placement().files();
+        if (object.media() == null) {
+            return new Piece(files.get(0), offset, object.size() - offset);
+        }
+        long initEnd = object.media().init().end();
+        if (offset < initEnd) {
+            return new Piece(files.get(0), offset, initEnd - offset);
+        }
+        List<Fragment> fragments = object.media().fragments();
+        int low = 0;
+        int high = fragments.size() - 1;
+        while (low < high) {
+            int mid = (low + high + 1) >>> 1;
+            if (fragments.get(mid).offset() <= offset) {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        Fragment fragment = fragments.get(low);
+        long into = offset - fragment.offset();
+        return new Piece(files.get(fragment.file()), fragment.fileOffset() + into, fragment.length() - into);
+    }
+
+    private OpenFile open(Path path) throws IOException {
+        OpenFile open = files.get(path);
+        if (open == null) {
+            open = io.open(path);
+            OpenFile raced = files.putIfAbsent(path, open);
+            if (raced != null) {
+                open.close();
+                open = raced;
+            }
+        }
+        return open;
+    }
+
+    /** The model position of a file offset: its physical address, scaled from the device onto the model. */
+    private static long position(Disk disk, OpenFile file, long fileOffset) {
+        long physical;
+        try {
+            physical = file.physicalPosition(fileOffset);
+        } catch (IOException e) {
+            physical = fileOffset;
+        }
+        long capacity = disk.model().capacityBytes();
+        long scaled = disk.deviceBytes() > 0 ? (long) ((double) physical / disk.deviceBytes() * capacity) : physical;
+        return Math.max(0, Math.min(scaled, capacity - 1));
+    }
+
+    /** The size of the block device a root lives on, from sysfs; 0 if unknown. */
+    private static long deviceBytes(Path root, DiskIo io) {
+        try {
+            var device = io.device(root);
+            Path size = Path.of("/sys/dev/block", device.id(), "size");
+            return Files.isReadable(size) ? Long.parseLong(Files.readString(size).trim()) * 512 : 0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Stops the round clock and the executors, then closes the files. */
+    @Override
+    public void close() {
+        roundClock.close();
+        disks.values().forEach(disk -> disk.executor().close());
+        generator.close();
+        for (OpenFile file : files.values()) {
+            try {
+                file.close();
+            } catch (IOException e) {
+                continue;
+            }
+        }
+        files.clear();
+    }
+}
