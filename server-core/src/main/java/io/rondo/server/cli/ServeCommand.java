@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -33,6 +34,9 @@ import java.util.function.Function;
     mixinStandardHelpOptions = true,
     sortOptions = false)
 final class ServeCommand implements Callable<Integer> {
+
+    /** How long a SIGTERM waits for connections, disks and the catalog to close. */
+    private static final int SHUTDOWN_SECONDS = 15;
 
     @Spec
     private CommandSpec spec;
@@ -66,6 +70,23 @@ final class ServeCommand implements Callable<Integer> {
         RondoConfig settings = config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
             : RondoConfig.load(config);
         CountDownLatch stopped = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopped.countDown();
+            awaitQuietly(closed);
+        }, "rondo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            serve(settings, out, stopped);
+            out.println("Rondo stopped: connections closed, disks idle, catalog closed");
+            out.flush();
+        } finally {
+            closed.countDown();
+        }
+        return 0;
+    }
+
+    private void serve(RondoConfig settings, PrintWriter out, CountDownLatch stopped) throws Exception {
         try (Library library = Library.open(settings, data)) {
             library.notes().forEach(note -> out.println("note: " + note));
             List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
@@ -78,8 +99,6 @@ final class ServeCommand implements Callable<Integer> {
                      Function.identity()).start();
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
                      disks)) {
-                Thread hook = new Thread(stopped::countDown, "rondo-shutdown");
-                Runtime.getRuntime().addShutdownHook(hook);
                 out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ (%s, %s disks)%n",
                     library.store().catalog().size(), library.store().disks().size(),
                     library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
@@ -88,8 +107,14 @@ final class ServeCommand implements Callable<Integer> {
                 stopped.await();
             }
         }
-        out.println("Rondo stopped");
-        out.flush();
-        return 0;
+    }
+
+    /** The shutdown hook waits (a bounded time) for the server to close before the JVM halts. */
+    private static void awaitQuietly(CountDownLatch closed) {
+        try {
+            closed.await(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.rondo.server.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -18,6 +19,7 @@ import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.DiskRuntime;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Rondo's HTTP server for discrete data: it only starts and stops; {@link HttpInitializer} builds
@@ -47,14 +49,19 @@ public final class HttpServer implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(EVENT_LOOP_PREFIX, true),
             io);
         try {
-            Channel channel = new ServerBootstrap().group(boss, workers).channel(type)
+            ChannelFuture bound = new ServerBootstrap().group(boss, workers).channel(type)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(new HttpInitializer(directory, disks))
-                .bind(address).sync().channel();
-            return new HttpServer(boss, workers, channel);
+                .bind(address).await();
+            if (!bound.isSuccess()) {
+                throw new IllegalStateException("cannot listen on " + address.getHostString() + ":" + address.getPort()
+                    + ": " + bound.cause().getMessage() + " (is another server using the port? choose one with --port)",
+                    bound.cause());
+            }
+            return new HttpServer(boss, workers, bound.channel());
         } catch (InterruptedException | RuntimeException e) {
-            boss.shutdownGracefully();
-            workers.shutdownGracefully();
+            boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            workers.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
             throw e;
         }
     }
@@ -76,7 +83,11 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
-        boss.shutdownGracefully().syncUninterruptibly();
-        workers.shutdownGracefully().syncUninterruptibly();
+        boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
+
+    /** Shutdown: how long the event loops must be quiet, and the most they may take. */
+    private static final long QUIET_MS = 100;
+    private static final long TIMEOUT_MS = 5_000;
 }

@@ -1,0 +1,46 @@
+package io.rondo.server.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rondo serve} refuses plainly what it cannot do. */
+class ServeCommandTest {
+
+    @TempDir
+    Path data;
+
+    private final StringWriter stderr = new StringWriter();
+
+    private int rondo(String... args) {
+        return RondoCommand.execute(args, new PrintWriter(new StringWriter(), true), new PrintWriter(stderr, true));
+    }
+
+    @Test
+    void aPortInUseIsNamedWithWhatToDo() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int exit = rondo("serve", "--data", data.toString(), "--port", Integer.toString(taken.getLocalPort()));
+
+            assertEquals(1, exit);
+            assertTrue(stderr.toString().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()),
+                stderr.toString());
+            assertTrue(stderr.toString().contains("choose one with --port"), stderr.toString());
+            assertFalse(stderr.toString().contains("\tat "), stderr.toString());
+        }
+    }
+
+    @Test
+    void aPortOutOfRangeIsRefused() {
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "70000"));
+        assertTrue(stderr.toString().contains("--port must be between 0 and 65535"), stderr.toString());
+    }
+}
