@@ -10,8 +10,8 @@ import java.io.PrintWriter;
     description = "Rondo: a mixed-workload multimedia information server.",
     mixinStandardHelpOptions = true,
     versionProvider = RondoCommand.Version.class,
-    subcommands = {ServeCommand.class, IngestCommand.class, LsCommand.class, RmCommand.class, MvCommand.class,
-        DemoCommand.class,
+    subcommands = {ServeCommand.class, PlayCommand.class, IngestCommand.class, LsCommand.class, RmCommand.class,
+        MvCommand.class, DemoCommand.class,
         SimulateCommand.class,
         LoadCommand.class, ProfileCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class})
 public final class RondoCommand implements Runnable {

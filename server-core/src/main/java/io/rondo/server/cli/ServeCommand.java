@@ -2,12 +2,14 @@ package io.rondo.server.cli;
 
 import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,6 +55,10 @@ final class ServeCommand implements Callable<Integer> {
         description = "The HTTP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     private int port;
 
+    @Option(names = "--stream-port", paramLabel = "PORT", defaultValue = "8554",
+        description = "The port of the stream protocol (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    private int streamPort;
+
     @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
         description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     private String address;
@@ -65,6 +71,9 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be between 0 and 65535, was " + port);
+        }
+        if (streamPort < 0 || streamPort > 65535) {
+            throw new IllegalArgumentException("--stream-port must be between 0 and 65535, was " + streamPort);
         }
         PrintWriter out = spec.commandLine().getOut();
         RondoConfig settings = config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
@@ -96,13 +105,17 @@ final class ServeCommand implements Callable<Integer> {
             try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
                      settings.schedulingPolicy(), DiskProfile.resolve(settings.diskProfile()),
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
-                     Function.identity()).start();
+                     Function.identity());
+                 StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
+                     library.directory(), disks, AdmissionConfig.defaults());
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                     disks)) {
-                out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ (%s, %s disks)%n",
+                     disks.start())) {
+                out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
+                        + "(%s, %s disks)%n",
                     library.store().catalog().size(), library.store().disks().size(),
                     library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
-                    http.address().getPort(), HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
+                    http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
+                    HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
                 out.flush();
                 stopped.await();
             }

@@ -60,6 +60,9 @@ public final class DiskRuntime implements AutoCloseable {
     private final Function<StoredFile, Path> paths;
     private final Map<Path, OpenFile> files = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
+    private final long roundNs;
+    private final long originNs;
+    private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
     private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes) {
     }
@@ -93,8 +96,124 @@ public final class DiskRuntime implements AutoCloseable {
             executors.add(executor);
             disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io)));
         }
-        this.roundClock = new RoundClock(executors, (disk, round, startNs) -> List.of(), clock,
-            clock.nanoTime(), roundNs);
+        this.roundNs = roundNs;
+        this.originNs = clock.nanoTime();
+        this.roundClock = new RoundClock(executors, (disk, round, startNs) -> plan.continuousFor(disk, round, startNs),
+            clock, originNs, roundNs);
+    }
+
+    /** Where each round's C-requests come from: the streams. Set before {@link #start()}. */
+    public void plan(RoundClock.RoundPlan roundPlan) {
+        this.plan = roundPlan;
+    }
+
+    public long roundNs() {
+        return roundNs;
+    }
+
+    /** When round {@code round} starts, on the runtime's clock. */
+    public long roundStartNs(long round) {
+        return originNs + round * roundNs;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /** The round clock's index of a disk, as {@link RoundClock.RoundPlan} receives it. */
+    public int diskIndex(String name) {
+        int index = 0;
+        for (String disk : disks.keySet()) {
+            if (disk.equals(name)) {
+                return index;
+            }
+            index++;
+        }
+        throw new IllegalArgumentException("no disk named " + name);
+    }
+
+    /** The disks' models by name, for admission control. */
+    public Map<String, DiskProfile> models() {
+        Map<String, DiskProfile> models = new LinkedHashMap<>();
+        disks.forEach((name, disk) -> models.put(name, disk.model()));
+        return models;
+    }
+
+    /**
+     * A continuous object made ready to stream: its files open and every fragment's position
+     * known, so that planning a round touches no file system. Runs on the generator thread.
+     */
+    public CompletableFuture<Prepared> prepare(MediaObject object) {
+        CompletableFuture<Prepared> result = new CompletableFuture<>();
+        boolean queued = generator.offer(() -> {
+            try {
+                List<OpenFile> open = new ArrayList<>();
+                for (StoredFile file : object.placement().files()) {
+                    open.add(open(paths.apply(file)));
+                }
+                List<Fragment> fragments = object.media().fragments();
+                long[] positions = new long[fragments.size()];
+                int[] diskIndexes = new int[fragments.size()];
+                for (int i = 0; i < positions.length; i++) {
+                    Fragment fragment = fragments.get(i);
+                    StoredFile file = object.placement().files().get(fragment.file());
+                    Disk disk = disks.get(file.disk());
+                    if (disk == null) {
+                        throw new IOException(object.name() + " is on disk '" + file.disk()
+                            + "', which is not configured");
+                    }
+                    positions[i] = position(disk, open.get(fragment.file()), fragment.fileOffset());
+                    diskIndexes[i] = diskIndex(file.disk());
+                }
+                result.complete(new Prepared(object, open, positions, diskIndexes));
+            } catch (IOException | RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        if (!queued) {
+            result.completeExceptionally(new IOException("the server is busy: too many requests waiting"));
+        }
+        return result;
+    }
+
+    /** An object ready to stream: open files by placement index, each fragment's position and disk index. */
+    public record Prepared(MediaObject object, List<OpenFile> files, long[] positions, int[] diskIndexes) {
+    }
+
+    /**
+     * Reads one whole fragment for a stream now, as a D-request (papers/000 Section 2.2: a new
+     * stream's first fragment is read as soon as the disk can), into the stream's own buffers.
+     */
+    public CompletableFuture<Chunk> readFragmentNow(Prepared prepared, int fragmentIndex, long streamId) {
+        CompletableFuture<Chunk> result = new CompletableFuture<>();
+        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
+        String diskName = prepared.object().placement().files().get(fragment.file()).disk();
+        long id = ids.incrementAndGet();
+        DiscreteRequest request = new DiscreteRequest(id, id, prepared.positions()[fragmentIndex], fragment.length(),
+            clock.nanoTime());
+        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
+            (int) fragment.length(), streamId, completion(result)));
+        if (!disks.get(diskName).executor().submit(request)) {
+            result.completeExceptionally(new IOException("disk " + diskName + " is overloaded: its queue is full"));
+        }
+        return result;
+    }
+
+    /** What a read's completion does: complete the future with the bytes, or with the failure. */
+    public static IoCompletion completion(CompletableFuture<Chunk> result) {
+        return new IoCompletion() {
+            @Override
+            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                if (!result.complete(new Chunk(data, buffer))) {
+                    buffer.release();
+                }
+            }
+
+            @Override
+            public void failed(DiskRequest done, Exception error, long failedNs) {
+                result.completeExceptionally(error);
+            }
+        };
     }
 
     /** Starts the executor threads and the round clock. */
@@ -141,19 +260,7 @@ public final class DiskRuntime implements AutoCloseable {
         long id = ids.incrementAndGet();
         DiscreteRequest request = new DiscreteRequest(id, id, position(disk, file, piece.fileOffset()), length,
             arrivalNs);
-        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM, new IoCompletion() {
-            @Override
-            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                if (!result.complete(new Chunk(data, buffer))) {
-                    buffer.release();
-                }
-            }
-
-            @Override
-            public void failed(DiskRequest done, Exception error, long failedNs) {
-                result.completeExceptionally(error);
-            }
-        }));
+        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM, completion(result)));
         if (!disk.executor().submit(request)) {
             result.completeExceptionally(new IOException("disk " + disk.name() + " is overloaded: its queue is full"));
         }

@@ -1,0 +1,102 @@
+package io.rondo.server.stream;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.rondo.content.ingest.Directory;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.server.runtime.DiskRuntime;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The stream protocol over TCP (docs/stream-protocol.md): one {@link StreamSession} per
+ * connection, admission control in front of every stream, and the round plan that gives the
+ * disks their C-requests.
+ */
+public final class StreamServer implements AutoCloseable {
+
+    private final EventLoopGroup group;
+    private final io.netty.channel.Channel channel;
+    private final StreamRegistry registry;
+    private final AdmissionController admission;
+
+    private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
+                         AdmissionController admission) {
+        this.group = group;
+        this.channel = channel;
+        this.registry = registry;
+        this.admission = admission;
+    }
+
+    /**
+     * Binds the stream port. Call before {@link DiskRuntime#start()}: it installs the round plan.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config) throws InterruptedException {
+        StreamRegistry registry = new StreamRegistry();
+        disks.plan(registry);
+        AdmissionController admission = new AdmissionController(disks.models(),
+            config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("rondo-stream", true), io);
+        ChannelFuture bound = new ServerBootstrap().group(group)
+            .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel socket) {
+                    socket.pipeline().addLast(new FrameInboundDecoder())
+                        .addLast(new StreamSession(directory, disks, admission, registry));
+                }
+            })
+            .bind(address).await();
+        if (!bound.isSuccess()) {
+            group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
+            throw new IllegalStateException("cannot listen for streams on " + address.getHostString() + ":"
+                + address.getPort() + ": " + bound.cause().getMessage()
+                + " (is another server using the port? choose one with --stream-port)", bound.cause());
+        }
+        return new StreamServer(group, bound.channel(), registry, admission);
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Streams being served now. */
+    public int activeStreams() {
+        return registry.active();
+    }
+
+    /** Glitches of all streams so far. */
+    public long glitches() {
+        return registry.glitches();
+    }
+
+    public AdmissionController admission() {
+        return admission;
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
+    }
+}

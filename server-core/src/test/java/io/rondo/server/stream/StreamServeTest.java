@@ -1,0 +1,183 @@
+package io.rondo.server.stream;
+
+import io.rondo.client.StreamClient;
+import io.rondo.client.StreamRejectedException;
+import io.rondo.client.protocol.Accept;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Data;
+import io.rondo.client.protocol.RejectReason;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.runtime.DiskRuntime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Streams end to end on loopback: emulated paper disks, real sockets, the protocol's Java client. */
+class StreamServeTest {
+
+    private static final ClientProfile PROFILE = new ClientProfile(4L << 20, 8L << 20);
+
+    @TempDir
+    Path temp;
+
+    private Library library;
+    private DiskRuntime disks;
+    private StreamServer streams;
+    private byte[] clip;
+
+    private void serve(AdmissionConfig admission) throws Exception {
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
+            clip = in.readAllBytes();
+        }
+        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("c.webm"), clip), "/clip.webm", null, 0),
+            c -> { });
+        library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("t.txt"), "text"), "/t.txt", null, 0),
+            c -> { });
+        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
+            DiskIo.best(), Function.identity());
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
+        disks.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (streams != null) {
+            streams.close();
+        }
+        if (disks != null) {
+            disks.close();
+        }
+        if (library != null) {
+            library.close();
+        }
+    }
+
+    private byte[] play() throws Exception {
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            Accept accept = client.open("/clip.webm", 0, PROFILE);
+            ByteArrayOutputStream media = new ByteArrayOutputStream();
+            append(media, accept.initSegment());
+            long index = 0;
+            for (Data data = client.nextData(); data != null; data = client.nextData()) {
+                assertEquals(index++, data.fragmentIndex(), "fragments in order");
+                append(media, data.payload());
+            }
+            return media.toByteArray();
+        }
+    }
+
+    private static void append(ByteArrayOutputStream out, ByteBuffer bytes) {
+        ByteBuffer view = bytes.duplicate();
+        byte[] copy = new byte[view.remaining()];
+        view.get(copy);
+        out.write(copy, 0, copy.length);
+    }
+
+    /** The check at scale: 16 streams at once, each byte-identical to the source, none glitching. */
+    @Test
+    void sixteenConcurrentStreamsArriveWholeAndOnTime() throws Exception {
+        serve(AdmissionConfig.defaults());
+        ExecutorService clients = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<byte[]>> received = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                received.add(clients.submit((Callable<byte[]>) this::play));
+            }
+            for (Future<byte[]> media : received) {
+                assertArrayEquals(clip, media.get(), "the init segment and every fragment, byte for byte");
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertEquals(0, streams.glitches(), "no fragment missed its deadline");
+        awaitQuiet();
+    }
+
+    @Test
+    void missingAndDiscreteObjectsAreRefusedWithTheReason() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            StreamRejectedException missing = assertThrows(StreamRejectedException.class,
+                () -> client.open("/nothing.webm", 0, PROFILE));
+            assertEquals(RejectReason.NOT_FOUND, missing.reject().reason());
+            StreamRejectedException discrete = assertThrows(StreamRejectedException.class,
+                () -> client.open("/t.txt", 0, PROFILE));
+            assertEquals(RejectReason.NOT_CONTINUOUS, discrete.reject().reason());
+        }
+    }
+
+    /** With room for one stream per round, a second is refused for disk time, then taken once the first ends. */
+    @Test
+    void admissionRefusesTheStreamThatWouldOverloadTheDiskAndTakesItWhenRoomReturns() throws Exception {
+        serve(AdmissionConfig.defaults().withDiscreteReserve(0.975));
+        byte[] first;
+        try (StreamClient second = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            ExecutorService one = Executors.newSingleThreadExecutor();
+            try {
+                Future<byte[]> playing = one.submit((Callable<byte[]>) this::play);
+                while (streams.activeStreams() == 0 && !playing.isDone()) {
+                    Thread.onSpinWait();
+                }
+                StreamRejectedException refused = assertThrows(StreamRejectedException.class,
+                    () -> second.open("/clip.webm", 0, PROFILE));
+                assertEquals(RejectReason.DISK_TIME, refused.reject().reason());
+                assertTrue(refused.reject().retryAfterSeconds() > 0, "a retry-after: " + refused.reject());
+                first = playing.get();
+            } finally {
+                one.shutdownNow();
+            }
+        }
+        assertArrayEquals(clip, first);
+        awaitQuiet();
+        assertArrayEquals(clip, play(), "with the first stream over, the next is admitted");
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamGivesBackItsBuffersAndItsAdmission() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            client.open("/clip.webm", 0, PROFILE);
+            assertTrue(client.nextData() != null);
+        }
+        awaitQuiet();
+        assertEquals(0, streams.admission().admittedStreams(), "the admission is released");
+    }
+
+    /** Waits (bounded) until no stream is active and every buffer is back in the pool. */
+    private void awaitQuiet() {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while ((streams.activeStreams() > 0 || disks.buffers().outstanding() > 0 || disks.buffers().reservedBytes() > 0)
+            && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(0, streams.activeStreams());
+        assertEquals(0, disks.buffers().outstanding(), "every buffer returned");
+        assertEquals(0, disks.buffers().reservedBytes(), "every stream's reservation ended");
+    }
+}
