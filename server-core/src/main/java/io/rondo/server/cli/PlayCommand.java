@@ -63,10 +63,7 @@ final class PlayCommand implements Callable<Integer> {
         long rate = io.rondo.server.config.ByteSizes.parse(maxRate, "--max-rate");
         PrintWriter err = spec.commandLine().getErr();
         boolean toStdout = output.equals("-");
-        try (StreamClient client = StreamClient.connect(target.getHost(), target.getPort());
-             OutputStream out = toStdout ? new BufferedOutputStream(System.out)
-                 : new BufferedOutputStream(Files.newOutputStream(Path.of(output)))) {
-            WritableByteChannel sink = Channels.newChannel(out);
+        try (StreamClient client = StreamClient.connect(target.getHost(), target.getPort())) {
             Accept accept;
             try {
                 accept = client.open(target.getPath(), (long) (startSeconds * 1e9), new ClientProfile(rate, 8L << 20));
@@ -74,22 +71,27 @@ final class PlayCommand implements Callable<Integer> {
                 err.println("rondo play: the server refused the stream: " + e.getMessage());
                 return 3;
             }
-            write(sink, accept.initSegment());
-            long fragments = 0;
-            long bytes = accept.initSegment().remaining();
-            for (Data data = client.nextData(); data != null; data = client.nextData()) {
-                bytes += data.payload().remaining();
-                write(sink, data.payload());
-                fragments++;
-                if (!quiet && !toStdout || !quiet && System.console() == null) {
-                    err.printf(Locale.ROOT, "\rrondo play: %.1f s, %d fragments, %d bytes", data.presentationNs() / 1e9,
-                        fragments, bytes);
-                    err.flush();
+            try (OutputStream out = toStdout ? new BufferedOutputStream(System.out)
+                : new BufferedOutputStream(Files.newOutputStream(Path.of(output)))) {
+                WritableByteChannel sink = Channels.newChannel(out);
+                write(sink, accept.initSegment());
+                long fragments = 0;
+                long bytes = accept.initSegment().remaining();
+                for (Data data = client.nextData(); data != null; data = client.nextData()) {
+                    bytes += data.payload().remaining();
+                    write(sink, data.payload());
+                    fragments++;
+                    if (!quiet) {
+                        err.printf(Locale.ROOT, "\rrondo play: %.1f s, %d fragments, %d bytes",
+                            data.presentationNs() / 1e9, fragments, bytes);
+                        err.flush();
+                    }
                 }
-            }
-            out.flush();
-            if (!quiet) {
-                err.printf(Locale.ROOT, "%nrondo play: the stream ended: %d fragments, %d bytes%n", fragments, bytes);
+                out.flush();
+                if (!quiet) {
+                    err.printf(Locale.ROOT, "%nrondo play: the stream ended: %d fragments, %d bytes%n", fragments,
+                        bytes);
+                }
             }
             return 0;
         }

@@ -119,6 +119,28 @@ class StreamServeTest {
         awaitQuiet();
     }
 
+    /** {@code rondo play} writes exactly the object's bytes, and a refusal exits 3 without leaving a file. */
+    @Test
+    void rondoPlayWritesTheMediaAndExplainsARefusal() throws Exception {
+        serve(AdmissionConfig.defaults());
+        Path out = temp.resolve("out.webm");
+        Path never = temp.resolve("never.bin");
+        java.io.StringWriter errors = new java.io.StringWriter();
+        String base = "rondo://127.0.0.1:" + streams.address().getPort();
+
+        java.io.PrintWriter quiet = new java.io.PrintWriter(new java.io.StringWriter());
+        int played = io.rondo.server.cli.RondoCommand.execute(new String[] {"play", base + "/clip.webm", "-o",
+            out.toString(), "-q"}, quiet, new java.io.PrintWriter(errors));
+        int refused = io.rondo.server.cli.RondoCommand.execute(new String[] {"play", base + "/t.txt", "-o",
+            never.toString()}, quiet, new java.io.PrintWriter(errors));
+
+        assertEquals(0, played, errors.toString());
+        assertArrayEquals(clip, Files.readAllBytes(out));
+        assertEquals(3, refused);
+        assertTrue(errors.toString().contains("NOT_CONTINUOUS"), errors.toString());
+        assertTrue(Files.notExists(never), "no file for a stream that never started");
+    }
+
     @Test
     void missingAndDiscreteObjectsAreRefusedWithTheReason() throws Exception {
         serve(AdmissionConfig.defaults());
