@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import picocli.CommandLine.Option;
 
@@ -20,5 +21,15 @@ final class LibraryOptions {
     /** Opens the library these options name. */
     Library open() throws IOException {
         return Library.open(config, data);
+    }
+
+    /** The configuration these options name: {@code --config FILE}, else config/rondo.yaml or its defaults. */
+    RondoConfig settings() {
+        return config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile()) : RondoConfig.load(config);
+    }
+
+    /** {@code --data DIR}, or null for the configured storage roots. */
+    Path data() {
+        return data;
     }
 }

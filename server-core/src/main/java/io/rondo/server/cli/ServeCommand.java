@@ -11,13 +11,13 @@ import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -43,13 +43,8 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--data", paramLabel = "DIR",
-        description = "The data folder (one disk); default: the storage roots of the configuration.")
-    private Path data;
-
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "The configuration file (default: config/rondo.yaml).")
-    private Path config;
+    @Mixin
+    private LibraryOptions libraryOptions;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
         description = "The HTTP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
@@ -76,8 +71,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--stream-port must be between 0 and 65535, was " + streamPort);
         }
         PrintWriter out = spec.commandLine().getOut();
-        RondoConfig settings = config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
-            : RondoConfig.load(config);
+        RondoConfig settings = libraryOptions.settings();
         CountDownLatch stopped = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -96,7 +90,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private void serve(RondoConfig settings, PrintWriter out, CountDownLatch stopped) throws Exception {
-        try (Library library = Library.open(settings, data)) {
+        try (Library library = Library.open(settings, libraryOptions.data())) {
             library.notes().forEach(note -> out.println("note: " + note));
             List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
             if (!demo.isEmpty()) {
