@@ -103,7 +103,7 @@ final class ServeCommand implements Callable<Integer> {
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
                      library.directory(), disks, AdmissionConfig.defaults());
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                     disks.start())) {
+                     disks.start(), streams)) {
                 out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
                         + "(%s, %s disks)%n",
                     library.store().catalog().size(), library.store().disks().size(),
@@ -112,6 +112,7 @@ final class ServeCommand implements Callable<Integer> {
                     HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
                 out.flush();
                 stopped.await();
+                streams.endStreams();
             }
         }
     }

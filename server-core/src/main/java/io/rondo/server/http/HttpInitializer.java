@@ -5,9 +5,13 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+import io.rondo.server.stream.WebSocketFrames;
 
 /** Builds the pipeline of one HTTP connection. */
 final class HttpInitializer extends ChannelInitializer<SocketChannel> {
@@ -18,15 +22,19 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
     static final int MAX_HEADERS = 16384;
     /** The largest request body accepted (larger: 413): Rondo takes no uploads over this route. */
     static final int MAX_BODY = 64 * 1024;
+    /** Where the stream protocol's WebSocket binding is. */
+    static final String STREAM_PATH = "/stream";
     /** Seconds a connection may sit idle between requests. */
     static final int IDLE_SECONDS = 60;
 
     private final Directory directory;
     private final DiskRuntime disks;
+    private final StreamServer streams;
 
-    HttpInitializer(Directory directory, DiskRuntime disks) {
+    HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams) {
         this.directory = directory;
         this.disks = disks;
+        this.streams = streams;
     }
 
     @Override
@@ -35,7 +43,15 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
             .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS))
             .addLast(new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192))
             .addLast(new HttpServerKeepAliveHandler())
-            .addLast(new HttpObjectAggregator(MAX_BODY, true))
-            .addLast(new DiscreteHandler(directory, disks));
+            .addLast(new HttpObjectAggregator(MAX_BODY, true));
+        if (streams != null) {
+            channel.pipeline()
+                .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
+                    .websocketPath(STREAM_PATH).maxFramePayloadLength(WebSocketFrames.MAX_MESSAGE)
+                    .handleCloseFrames(true).build()))
+                .addLast(new WebSocketFrames())
+                .addLast(streams.newSession(directory, disks));
+        }
+        channel.pipeline().addLast(new DiscreteHandler(directory, disks));
     }
 }

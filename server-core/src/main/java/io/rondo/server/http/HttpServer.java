@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +42,15 @@ public final class HttpServer implements AutoCloseable {
     /** Binds and starts serving; returns once the port is open. */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks)
         throws InterruptedException {
+        return start(address, directory, disks, null);
+    }
+
+    /**
+     * Binds and starts serving, with the stream protocol's WebSocket binding at {@code /stream}
+     * when {@code streams} is given; returns once the port is open.
+     */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                   StreamServer streams) throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -51,7 +61,7 @@ public final class HttpServer implements AutoCloseable {
         try {
             ChannelFuture bound = new ServerBootstrap().group(boss, workers).channel(type)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new HttpInitializer(directory, disks))
+                .childHandler(new HttpInitializer(directory, disks, streams))
                 .bind(address).await();
             if (!bound.isSuccess()) {
                 throw new IllegalStateException("cannot listen on " + address.getHostString() + ":" + address.getPort()

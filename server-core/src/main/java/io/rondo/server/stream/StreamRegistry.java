@@ -49,6 +49,11 @@ final class StreamRegistry implements RoundClock.RoundPlan {
         return glitches.get();
     }
 
+    /** Tells every stream the server is stopping. */
+    void shutdownAll() {
+        streams.forEach(StreamSession::serverShuttingDown);
+    }
+
     @Override
     public List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs) {
         List<ContinuousRequest> requests = new ArrayList<>();

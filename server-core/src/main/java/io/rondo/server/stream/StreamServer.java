@@ -94,8 +94,27 @@ public final class StreamServer implements AutoCloseable {
         return admission;
     }
 
+    /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
+    public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
+        return new StreamSession(directory, disks, admission, registry);
+    }
+
+    /**
+     * Ends every stream, over TCP or WebSocket, with ERROR (shutting down) and waits a moment for
+     * them to go. Safe to call more than once.
+     */
+    public void endStreams() {
+        registry.shutdownAll();
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (registry.active() > 0 && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    /** Ends every stream, then stops listening. */
     @Override
     public void close() {
+        endStreams();
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }

@@ -90,7 +90,11 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private final TreeMap<Integer, Ready> ready = new TreeMap<>();
     private final java.util.Set<Integer> lost = new java.util.HashSet<>();
 
+    /** Rounds in a row a stream may have both its fragments still unsent before it is ended. */
+    static final int LAG_ROUNDS = 5;
+
     private final Object planLock = new Object();
+    private int roundsBehind;
     private int nextToRead;
     private long lastPlannedRound = -1;
     private int held;
@@ -266,10 +270,19 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         DiskRuntime.Prepared ready;
         synchronized (planLock) {
             ready = prepared;
-            if (closed || planPaused || ready == null || lastPlannedRound == round || held >= 2
+            if (closed || planPaused || ready == null || lastPlannedRound == round
                 || nextToRead >= ready.positions().length || ready.diskIndexes()[nextToRead] != disk) {
                 return null;
             }
+            if (held >= 2) {
+                lastPlannedRound = round;
+                if (++roundsBehind == LAG_ROUNDS) {
+                    ctx.executor().execute(() -> error(ErrorCode.CLIENT_TIMEOUT,
+                        "the client has not taken its data for " + LAG_ROUNDS + " rounds; the stream is ended"));
+                }
+                return null;
+            }
+            roundsBehind = 0;
             fragment = nextToRead++;
             lastPlannedRound = round;
             held++;
@@ -462,6 +475,15 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             finish(cause.getMessage());
             context.close();
         }
+    }
+
+    /** The server is stopping: tell the client with ERROR and end the stream. */
+    void serverShuttingDown() {
+        ctx.executor().execute(() -> {
+            if (!finished) {
+                error(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
+            }
+        });
     }
 
     /** How many glitches this stream had. */

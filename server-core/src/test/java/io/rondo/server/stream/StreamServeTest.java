@@ -141,6 +141,77 @@ class StreamServeTest {
         assertTrue(Files.notExists(never), "no file for a stream that never started");
     }
 
+    /** The same protocol as binary WebSocket messages at /stream on the HTTP port, as the browser player uses it. */
+    @Test
+    void theWebSocketBindingStreamsTheSameBytes() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (io.rondo.server.http.HttpServer http = io.rondo.server.http.HttpServer.start(
+            new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams)) {
+            java.util.concurrent.LinkedBlockingQueue<io.rondo.client.protocol.Frame> frames =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+            java.net.http.WebSocket socket = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(java.net.URI.create("ws://127.0.0.1:" + http.address().getPort() + "/stream"),
+                    new java.net.http.WebSocket.Listener() {
+                        private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+
+                        @Override
+                        public java.util.concurrent.CompletionStage<?> onBinary(java.net.http.WebSocket ws,
+                                                                               ByteBuffer data, boolean last) {
+                            append(message, data);
+                            if (last) {
+                                try {
+                                    frames.add(io.rondo.client.protocol.FrameCodec.decode(
+                                        ByteBuffer.wrap(message.toByteArray())));
+                                } catch (io.rondo.client.protocol.ProtocolException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                                message.reset();
+                            }
+                            ws.request(1);
+                            return null;
+                        }
+                    }).get(5, java.util.concurrent.TimeUnit.SECONDS);
+            socket.sendBinary(io.rondo.client.protocol.FrameCodec.encode(
+                new io.rondo.client.protocol.Open("/clip.webm", 0, PROFILE)), true).get(5,
+                java.util.concurrent.TimeUnit.SECONDS);
+            ByteArrayOutputStream media = new ByteArrayOutputStream();
+            while (true) {
+                io.rondo.client.protocol.Frame frame = frames.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(frame != null, "a frame within a round or two");
+                if (frame instanceof Accept accept) {
+                    append(media, accept.initSegment());
+                } else if (frame instanceof Data data) {
+                    append(media, data.payload());
+                } else {
+                    assertTrue(frame instanceof io.rondo.client.protocol.End, "then END: " + frame);
+                    break;
+                }
+            }
+            socket.abort();
+            assertArrayEquals(clip, media.toByteArray());
+        }
+        awaitQuiet();
+    }
+
+    /** On shutdown a streaming client is told so (ERROR, shutting down), not cut off mid-frame. */
+    @Test
+    void stoppingTheServerEndsStreamsWithAnError() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            client.open("/clip.webm", 0, PROFILE);
+            assertTrue(client.nextData() != null);
+            streams.endStreams();
+            io.rondo.client.StreamErrorException ended = assertThrows(io.rondo.client.StreamErrorException.class,
+                () -> {
+                    while (client.nextData() != null) {
+                        Thread.onSpinWait();
+                    }
+                });
+            assertTrue(ended.getMessage().contains("shutting down"), ended.getMessage());
+        }
+        awaitQuiet();
+    }
+
     @Test
     void missingAndDiscreteObjectsAreRefusedWithTheReason() throws Exception {
         serve(AdmissionConfig.defaults());
