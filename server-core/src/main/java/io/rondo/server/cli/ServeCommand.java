@@ -2,7 +2,6 @@ package io.rondo.server.cli;
 
 import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
@@ -101,7 +100,7 @@ final class ServeCommand implements Callable<Integer> {
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
                      Function.identity());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
-                     library.directory(), disks, AdmissionConfig.defaults());
+                     library.directory(), disks, settings.admissionConfig());
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
                      disks.start(), streams)) {
                 out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rondo.content.ingest.PlacementPolicy;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.admission.AdmissionPolicy;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 
@@ -58,12 +60,15 @@ public final class RondoConfig {
     private final long roundMs;
     private final String buffersCeiling;
     private final long buffersCeilingBytes;
+    private final AdmissionPolicy admissionPolicy;
+    private final double discreteReserve;
 
     private RondoConfig(Path source, Document document) {
         String where = source == null ? "defaults" : source.toString();
         Storage storage = document.storage() == null ? new Storage(null, null, null) : document.storage();
         Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null) : document.scheduler();
         Buffers buffers = document.buffers() == null ? new Buffers(null) : document.buffers();
+        Admission admission = document.admission() == null ? new Admission(null, null) : document.admission();
         List<String> roots = storage.roots() == null ? DEFAULT_STORAGE_ROOTS : storage.roots();
         require(!roots.isEmpty(), where, "storage.roots needs at least one folder");
         for (String root : roots) {
@@ -73,6 +78,16 @@ public final class RondoConfig {
         this.storageRoots = List.copyOf(roots);
         this.diskProfile = storage.diskProfile() == null ? DEFAULT_DISK_PROFILE : storage.diskProfile();
         this.placement = placement(storage.placement(), where);
+        try {
+            this.admissionPolicy = admission.policy() == null ? AdmissionPolicy.ADM2
+                : AdmissionPolicy.parse(admission.policy());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": admission.policy: " + e.getMessage(), e);
+        }
+        this.discreteReserve = admission.discreteReserve() == null ? AdmissionConfig.DEFAULT_DISCRETE_RESERVE
+            : admission.discreteReserve();
+        require(discreteReserve >= 0 && discreteReserve < 1, where,
+            "admission.discreteReserve must be at least 0 and below 1, was " + discreteReserve);
         this.policy = scheduler.policy() == null ? DEFAULT_POLICY : scheduler.policy();
         this.roundMs = scheduler.roundMs() == null ? DEFAULT_ROUND_MS : scheduler.roundMs();
         this.buffersCeiling = buffers.ceiling() == null ? DEFAULT_BUFFERS_CEILING : buffers.ceiling();
@@ -88,7 +103,7 @@ public final class RondoConfig {
 
     /** Every knob at its default. */
     public static RondoConfig defaults() {
-        return new RondoConfig(null, new Document(null, null, null));
+        return new RondoConfig(null, new Document(null, null, null, null));
     }
 
     /**
@@ -139,7 +154,7 @@ public final class RondoConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
-        return new RondoConfig(file, document == null ? new Document(null, null, null) : document);
+        return new RondoConfig(file, document == null ? new Document(null, null, null, null) : document);
     }
 
     /** The file this came from, or empty for the defaults. */
@@ -155,6 +170,22 @@ public final class RondoConfig {
     /** Whether {@code storage.roots} is the default, {@code [data]}. */
     public boolean defaultStorageRoots() {
         return storageRoots.equals(DEFAULT_STORAGE_ROOTS);
+    }
+
+    /** {@code admission.policy}: Adm1, Adm2 (the default) or Adm3 of papers/000 Section 2.3. */
+    public AdmissionPolicy admissionPolicy() {
+        return admissionPolicy;
+    }
+
+    /** {@code admission.discreteReserve}: the share of each round kept for D-requests. */
+    public double discreteReserve() {
+        return discreteReserve;
+    }
+
+    /** The admission settings, with this configuration's round and buffer ceiling. */
+    public AdmissionConfig admissionConfig() {
+        return AdmissionConfig.defaults().withPolicy(admissionPolicy).withDiscreteReserve(discreteReserve)
+            .withRound(java.time.Duration.ofMillis(roundMs)).withBufferCeilingBytes(buffersCeilingBytes);
     }
 
     /** {@code storage.placement}: where new objects go. */
@@ -253,13 +284,16 @@ public final class RondoConfig {
     }
 
     /** The file's shape; any section or key left out is null and takes its default. */
-    record Document(Storage storage, Scheduler scheduler, Buffers buffers) {
+    record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission) {
     }
 
     record Storage(List<String> roots, String diskProfile, String placement) {
     }
 
     record Scheduler(String policy, Long roundMs) {
+    }
+
+    record Admission(String policy, Double discreteReserve) {
     }
 
     record Buffers(String ceiling) {

@@ -136,4 +136,19 @@ class RondoConfigTest {
             () -> RondoConfig.load(yaml("storage:\n  placement: anywhere\n")));
         assertTrue(e.getMessage().contains("storage.placement must be striped or most-free"), e.getMessage());
     }
+
+    @Test
+    void admissionTakesItsPolicyAndReserveFromTheFile() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("admission:\n  policy: adm3\n  discreteReserve: 0.35\n"));
+        assertEquals(io.rondo.scheduler.admission.AdmissionPolicy.ADM3, config.admissionPolicy());
+        assertEquals(0.35, config.admissionConfig().discreteReserve(), 1e-9);
+        assertEquals(io.rondo.scheduler.admission.AdmissionPolicy.ADM2, RondoConfig.defaults().admissionPolicy());
+        IllegalArgumentException reserve = assertThrows(IllegalArgumentException.class,
+            () -> RondoConfig.load(yaml("admission:\n  discreteReserve: 1.5\n")));
+        assertTrue(reserve.getMessage().contains("admission.discreteReserve must be at least 0 and below 1"),
+            reserve.getMessage());
+        IllegalArgumentException policy = assertThrows(IllegalArgumentException.class,
+            () -> RondoConfig.load(yaml("admission:\n  policy: adm9\n")));
+        assertTrue(policy.getMessage().contains("admission.policy"), policy.getMessage());
+    }
 }
