@@ -59,6 +59,7 @@ public final class DiskScheduler {
     private final int subrounds;
 
     private final FifoQueue fifo = new FifoQueue();
+    private final java.util.ArrayDeque<DiscreteRequest> urgent = new java.util.ArrayDeque<>();
     private final ScanList scanList;
     private final ScanList waitingContinuous;
     private ScanDirection direction = ScanDirection.UNDEFINED;
@@ -164,6 +165,16 @@ public final class DiskScheduler {
     }
 
     /**
+     * A request to serve as soon as the IO in flight completes, ahead of the sweep: a new stream's
+     * first fragment, so its initial latency is one IO plus its own read whatever the load
+     * (papers/000 Section 2.2). Admission keeps the margin this takes from a round.
+     */
+    public void offerUrgent(DiscreteRequest request) {
+        checkPosition(request.position(), request.toString());
+        urgent.add(request);
+    }
+
+    /**
      * What to do now: the request to issue, or null to wait for an arrival, a round start or
      * {@link #wakeUpNs()}. The returned request is in flight until {@link #ioCompleted}.
      */
@@ -176,6 +187,13 @@ public final class DiskScheduler {
         }
         while (subround + 1 < subrounds && nowNs - subroundEndNs >= 0) {
             beginSubround(subround + 1);
+        }
+        DiscreteRequest first = urgent.poll();
+        if (first != null) {
+            first.estimatedCostNs = costOf(first);
+            inFlight = first;
+            first.issuedNs = nowNs;
+            return first;
         }
         DiskRequest request = switch (phase) {
             case MIXED -> nextFromScanList(nowNs);

@@ -584,4 +584,23 @@ class DiskSchedulerTest {
             () -> start("period=mixed,subrounds=4", 3_999, 0));
         assertTrue(e.getMessage().contains("4 subrounds"), e.getMessage());
     }
+
+    /** papers/000 Section 2.2: a new stream's first fragment goes right after the IO in flight, before the sweep. */
+    @Test
+    void anUrgentRequestIsIssuedRightAfterTheIoInFlight() {
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, new TestDisk(),
+            1_000_000_000L, 0, ScheduleObserver.NONE);
+        scheduler.startRound(0, List.of(new ContinuousRequest(1, 1, 100_000, 1000),
+            new ContinuousRequest(2, 2, 200_000, 1000)));
+        DiskRequest inFlight = scheduler.next(0);
+        DiscreteRequest first = new DiscreteRequest(9, 9, 900_000, 1000, 0);
+
+        scheduler.offerUrgent(first);
+        scheduler.ioCompleted(1_000_000);
+
+        assertEquals(1, inFlight.id());
+        assertEquals(first, scheduler.next(1_000_000), "before the C-request the sweep would serve next");
+        scheduler.ioCompleted(2_000_000);
+        assertEquals(2, scheduler.next(2_000_000).id(), "then the sweep goes on");
+    }
 }

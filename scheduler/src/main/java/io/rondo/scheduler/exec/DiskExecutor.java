@@ -36,6 +36,7 @@ public final class DiskExecutor implements AutoCloseable {
     private final NanoClock clock;
     private final ManyToOneConcurrentArrayQueue<DiscreteRequest> arrivals;
     private final OneToOneConcurrentArrayQueue<RoundStart> rounds = new OneToOneConcurrentArrayQueue<>(4);
+    private final ManyToOneConcurrentArrayQueue<DiscreteRequest> urgent = new ManyToOneConcurrentArrayQueue<>(1024);
     private volatile Thread thread;
     private volatile boolean running;
     private volatile long ioErrors;
@@ -77,6 +78,18 @@ public final class DiskExecutor implements AutoCloseable {
         return accepted;
     }
 
+    /** Hands over a request to read right after the IO in flight, ahead of the sweep; false if too many wait. */
+    public boolean submitUrgent(DiscreteRequest request) {
+        if (request.attachment() == null) {
+            throw new IllegalArgumentException(request + " has no IoTask attached");
+        }
+        boolean accepted = urgent.offer(request);
+        if (accepted) {
+            wake();
+        }
+        return accepted;
+    }
+
     /**
      * A round starts at {@code startNs} with these C-requests (each with an {@link IoTask}).
      *
@@ -109,6 +122,10 @@ public final class DiskExecutor implements AutoCloseable {
         DiscreteRequest arrival;
         while ((arrival = arrivals.poll()) != null) {
             scheduler.offer(arrival);
+            work++;
+        }
+        while ((arrival = urgent.poll()) != null) {
+            scheduler.offerUrgent(arrival);
             work++;
         }
         DiskRequest request = scheduler.next(clock.nanoTime());
@@ -154,7 +171,7 @@ public final class DiskExecutor implements AutoCloseable {
 
     private void run() {
         while (running) {
-            if (doWork() == 0 && rounds.isEmpty() && arrivals.isEmpty()) {
+            if (doWork() == 0 && rounds.isEmpty() && arrivals.isEmpty() && urgent.isEmpty()) {
                 long leftNs = scheduler.wakeUpNs() - clock.nanoTime();
                 LockSupport.parkNanos(this, Math.max(1, Math.min(leftNs, MAX_PARK_NS)));
             }

@@ -66,11 +66,20 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-        if (transfer != null) {
-            waiting.add(request.retain());
-            return;
+        waiting.add(request.retain());
+        answerWaiting(ctx);
+    }
+
+    /** Answers pipelined requests in order: each once the body before it is sent. */
+    private void answerWaiting(ChannelHandlerContext ctx) {
+        FullHttpRequest next;
+        while (transfer == null && ctx.channel().isActive() && (next = waiting.poll()) != null) {
+            try {
+                handle(ctx, next);
+            } finally {
+                next.release();
+            }
         }
-        handle(ctx, request);
     }
 
     private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
@@ -274,14 +283,7 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private void transferDone(ChannelHandlerContext ctx) {
         transfer = null;
-        FullHttpRequest next = waiting.poll();
-        if (next != null) {
-            try {
-                handle(ctx, next);
-            } finally {
-                next.release();
-            }
-        }
+        answerWaiting(ctx);
     }
 
     /** A piece of a response body: literal bytes (multipart headers) or a byte range of the object. */

@@ -181,8 +181,9 @@ public final class DiskRuntime implements AutoCloseable {
     }
 
     /**
-     * Reads one whole fragment for a stream now, as a D-request (papers/000 Section 2.2: a new
-     * stream's first fragment is read as soon as the disk can), into the stream's own buffers.
+     * Reads one whole fragment for a stream right after the IO in flight, ahead of the sweep
+     * (papers/000 Section 2.2: a new stream's first fragment is read as soon as the disk can), into
+     * the stream's own buffers.
      */
     public CompletableFuture<Chunk> readFragmentNow(Prepared prepared, int fragmentIndex, long streamId) {
         CompletableFuture<Chunk> result = new CompletableFuture<>();
@@ -193,7 +194,7 @@ public final class DiskRuntime implements AutoCloseable {
             clock.nanoTime());
         request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
             (int) fragment.length(), streamId, completion(result)));
-        if (!disks.get(diskName).executor().submit(request)) {
+        if (!disks.get(diskName).executor().submitUrgent(request)) {
             result.completeExceptionally(new IOException("disk " + diskName + " is overloaded: its queue is full"));
         }
         return result;

@@ -20,6 +20,30 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     private final AtomicLong requestIds = new AtomicLong(1L << 40);
     private final AtomicLong glitches = new AtomicLong();
 
+    /** Init segments of objects streamed lately, by id, with the ETag they belong to. */
+    private final java.util.Map<Long, Object[]> initSegments = java.util.Collections.synchronizedMap(
+        new java.util.LinkedHashMap<>(64, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(java.util.Map.Entry<Long, Object[]> eldest) {
+                return size() > INIT_SEGMENTS_KEPT;
+            }
+        });
+
+    /** How many objects' init segments are kept in memory. */
+    static final int INIT_SEGMENTS_KEPT = 256;
+
+    /** The init segment of an object streamed lately, if its content has not changed since; else null. */
+    byte[] initSegment(io.rondo.content.model.MediaObject object) {
+        Object[] kept = initSegments.get(object.id());
+        return kept != null && kept[0].equals(object.etag()) ? (byte[]) kept[1] : null;
+    }
+
+    void rememberInitSegment(io.rondo.content.model.MediaObject object, byte[] bytes) {
+        initSegments.put(object.id(), new Object[] {object.etag(), bytes});
+    }
+
     int nextId() {
         return ids.incrementAndGet();
     }

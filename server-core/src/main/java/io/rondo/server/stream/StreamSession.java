@@ -105,6 +105,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private record Ready(int fragment, Chunk chunk, long deadlineNs) {
     }
 
+    /** The deadline of a stream's first fragment: one round after ACCEPT, known only once ACCEPT is sent. */
+    private static final long FIRST_DEADLINE = Long.MIN_VALUE;
+
     StreamSession(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
         this.directory = directory;
         this.disks = disks;
@@ -215,6 +218,11 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         return new StreamDemand(streamId, disksDemand, Duration.ofNanos(object.media().durationNs()));
     }
 
+    /**
+     * The object is ready: the first fragment's read goes to the disk at once, beside the init
+     * segment's (unless an earlier stream of the same object left it in memory), so a new stream
+     * waits for about one IO and its own read, whatever else is streaming.
+     */
     private void prepared(DiskRuntime.Prepared ready, Throwable failure, int first) {
         if (closed) {
             return;
@@ -223,44 +231,53 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             error(ErrorCode.READ_FAILED, "cannot open " + lease.object().name() + ": " + failure.getMessage());
             return;
         }
+        synchronized (planLock) {
+            held = 1;
+        }
+        int generationNow = generation;
+        disks.readFragmentNow(ready, first, id).whenCompleteAsync((chunk, error) ->
+            arrived(first, generationNow, chunk, error, FIRST_DEADLINE), ctx.executor());
         MediaObject object = ready.object();
         long initLength = object.media().init().length();
-        CompletableFuture<Chunk> init = initLength == 0 ? CompletableFuture.completedFuture(null)
-            : disks.read(object, 0, (int) Math.min(initLength, DiskRuntime.CHUNK_BYTES));
-        init.whenCompleteAsync((chunk, error) -> accepted(ready, chunk, error, first), ctx.executor());
-    }
-
-    private void accepted(DiskRuntime.Prepared ready, Chunk init, Throwable error, int first) {
-        if (closed) {
-            if (init != null) {
-                init.release();
-            }
+        byte[] cached = registry.initSegment(object);
+        if (initLength == 0 || cached != null) {
+            accept(ready, first, cached == null ? new byte[0] : cached);
             return;
         }
-        if (error != null || init != null && init.data().remaining() < ready.object().media().init().length()) {
-            if (init != null) {
-                init.release();
-            }
+        disks.read(object, 0, (int) Math.min(initLength, DiskRuntime.CHUNK_BYTES))
+            .whenCompleteAsync((chunk, error) -> initRead(ready, chunk, error, first), ctx.executor());
+    }
+
+    private void initRead(DiskRuntime.Prepared ready, Chunk init, Throwable error, int first) {
+        if (init != null && (closed || error != null
+            || init.data().remaining() < ready.object().media().init().length())) {
+            init.release();
+            init = null;
+        }
+        if (closed) {
+            return;
+        }
+        if (init == null) {
             error(ErrorCode.READ_FAILED, "cannot read the init segment of " + ready.object().name());
             return;
         }
-        ByteBuffer initBytes = ByteBuffer.allocate(init == null ? 0 : init.data().remaining());
-        if (init != null) {
-            initBytes.put(init.data().duplicate()).flip();
-            init.release();
-        }
+        byte[] bytes = new byte[init.data().remaining()];
+        init.data().duplicate().get(bytes);
+        init.release();
+        registry.rememberInitSegment(ready.object(), bytes);
+        accept(ready, first, bytes);
+    }
+
+    private void accept(DiskRuntime.Prepared ready, int first, byte[] init) {
         MediaIndex media = ready.object().media();
         acceptNs = disks.clock().nanoTime();
-        write(new Accept(id, disks.roundNs(), media.averageBitRate(), media.codecs(), initBytes));
+        write(new Accept(id, disks.roundNs(), media.averageBitRate(), media.codecs(), ByteBuffer.wrap(init)));
         synchronized (planLock) {
             prepared = ready;
             nextToRead = first + 1;
-            held = 1;
         }
         registry.add(this);
-        int generationNow = generation;
-        disks.readFragmentNow(ready, first, id).whenCompleteAsync((chunk, failure) ->
-            arrived(first, generationNow, chunk, failure, acceptNs + disks.roundNs()), ctx.executor());
+        pump();
     }
 
     /** The round clock asks: this stream's C-request on {@code disk} this round, or null. */
@@ -328,7 +345,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
 
     /** The sender: fragments in order, each when the client's rate allows, while the channel is writable. */
     private void pump() {
-        while (!finished && !paused && ctx.channel().isWritable()) {
+        while (acceptNs != 0 && !finished && !paused && ctx.channel().isWritable()) {
             int total = prepared == null ? 0 : prepared.object().media().fragments().size();
             while (lost.remove(nextToSend)) {
                 nextToSend++;
@@ -360,7 +377,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         }
     }
 
-    private void send(Ready next, long nowNs) {
+    private void send(Ready queued, long nowNs) {
+        Ready next = queued.deadlineNs() == FIRST_DEADLINE
+            ? new Ready(queued.fragment(), queued.chunk(), acceptNs + disks.roundNs()) : queued;
         Fragment fragment = prepared.object().media().fragments().get(next.fragment());
         int bytes = next.chunk().data().remaining();
         Data data = new Data(sequence++, next.fragment(), fragment.startNs(), next.deadlineNs() - acceptNs,
@@ -470,7 +489,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         if (cause instanceof DecoderException && cause.getCause() instanceof ProtocolException protocol) {
-            error(ErrorCode.MALFORMED_FRAME, protocol.getMessage());
+            error(protocol.code(), protocol.getMessage());
         } else {
             finish(cause.getMessage());
             context.close();

@@ -1,0 +1,170 @@
+package io.rondo.server.stream;
+
+import io.rondo.client.StreamClient;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Data;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.model.Fragment;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.http.HttpServer;
+import io.rondo.server.runtime.DiskRuntime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The serving issue's targets, measured on loopback with an emulated paper disk and printed:
+ * initial latency from OPEN to the first DATA for 1, 8 and 24 concurrent streams, after one stream
+ * has warmed the JVM and the init segment's cache (it must stay
+ * within one maximal IO plus one fragment read, whatever the number of streams), D-request response
+ * times of documents fetched over HTTP while 24 streams run, and glitches (none).
+ */
+class ServingTargetsTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void initialLatencyStaysFlatAndDocumentsStayFastWhileStreamsRun() throws Exception {
+        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"))) {
+            byte[] clip;
+            try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
+                clip = in.readAllBytes();
+            }
+            MediaObject video = library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("c.webm"), clip),
+                "/clip.webm", null, 0), c -> { });
+            byte[] doc = new byte[64 * 1024];
+            new Random(1).nextBytes(doc);
+            library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("d.bin"), doc), "/doc.bin", null, 0),
+                c -> { });
+            DiskProfile paper = DiskProfile.paperDisk();
+            try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+                     RondoConfig.defaults().schedulingPolicy(), paper, 1_000_000_000L, 256L << 20, true,
+                     DiskIo.best(), Function.identity());
+                 StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
+                     library.directory(), disks, RondoConfig.defaults().admissionConfig());
+                 HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+                     disks.start(), streams)) {
+                long largest = video.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow();
+                long oneIoNs = paper.maxSeekNs() + paper.worstCaseRotationNs() + paper.transferNs(0, largest);
+                double boundMs = 2 * oneIoNs / 1e6 + 5;
+                System.out.printf(Locale.ROOT, "%nServing targets (emulated nerjes-1999 disk, 1 s rounds)%n");
+                System.out.printf(Locale.ROOT,
+                    "initial latency bound: one maximal IO plus one fragment read = %.1f ms%n", boundMs);
+                play(streams.address().getPort(), new java.util.concurrent.CountDownLatch(1));
+                for (int n : new int[] {0, 8, 23}) {
+                    double[] latencies = joinRunning(streams, n, http.address().getPort(), doc.length);
+                    System.out.printf(Locale.ROOT, "a stream joining %2d running streams: initial latency %s ms%n", n,
+                        Arrays.toString(Arrays.stream(latencies).map(ms -> Math.round(ms * 10) / 10.0).toArray()));
+                    for (double latency : latencies) {
+                        assertTrue(latency <= boundMs, "initial latency within " + boundMs + " ms beside " + n
+                            + " streams: " + Arrays.toString(latencies));
+                    }
+                }
+                assertEquals(0, streams.glitches(), "no glitches");
+            }
+        }
+    }
+
+    /**
+     * Starts {@code running} streams one after another, then, while they play, opens three more one
+     * by one and measures each one's initial latency (leaving at its first DATA); with many running,
+     * then also times documents fetched over HTTP.
+     */
+    private static double[] joinRunning(StreamServer streams, int running, int httpPort, int docBytes)
+        throws Exception {
+        int port = streams.address().getPort();
+        ExecutorService pool = Executors.newFixedThreadPool(running + 1);
+        try {
+            List<Future<Double>> background = new ArrayList<>();
+            java.util.concurrent.CountDownLatch flowing = new java.util.concurrent.CountDownLatch(running);
+            for (int i = 0; i < running; i++) {
+                background.add(pool.submit(() -> play(port, flowing)));
+            }
+            assertTrue(flowing.await(30, java.util.concurrent.TimeUnit.SECONDS), "the running streams got going");
+            double[] latencies = new double[3];
+            for (int i = 0; i < latencies.length; i++) {
+                latencies[i] = firstData(port);
+            }
+            Future<double[]> documents = running > 10 ? pool.submit(() -> fetch(httpPort, docBytes)) : null;
+            if (documents != null) {
+                double[] times = documents.get();
+                Arrays.sort(times);
+                System.out.printf(Locale.ROOT, "documents (64 KiB) while %d streams run: mean %.1f ms, p95 %.1f ms, "
+                    + "p99 %.1f ms, max %.1f ms%n", running, Arrays.stream(times).average().orElse(0),
+                    times[(int) (times.length * 0.95) - 1], times[(int) (times.length * 0.99) - 1],
+                    times[times.length - 1]);
+                assertTrue(times[(int) (times.length * 0.99) - 1] < 1000, "p99 within a round");
+            }
+            for (Future<Double> stream : background) {
+                stream.get();
+            }
+            return latencies;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Opens a stream, waits for its first DATA, and leaves; returns the initial latency in milliseconds. */
+    private static double firstData(int port) throws Exception {
+        try (StreamClient client = StreamClient.connect("127.0.0.1", port)) {
+            long openNs = System.nanoTime();
+            client.open("/clip.webm", 0, new ClientProfile(8L << 20, 8L << 20));
+            assertTrue(client.nextData() != null);
+            return (System.nanoTime() - openNs) / 1e6;
+        }
+    }
+
+    /** Plays the clip to its end, counting {@code flowing} down at its first DATA; returns the initial latency. */
+    private static double play(int port, java.util.concurrent.CountDownLatch flowing) throws Exception {
+        try (StreamClient client = StreamClient.connect("127.0.0.1", port)) {
+            long openNs = System.nanoTime();
+            client.open("/clip.webm", 0, new ClientProfile(8L << 20, 8L << 20));
+            Data first = client.nextData();
+            double ms = (System.nanoTime() - openNs) / 1e6;
+            assertTrue(first != null);
+            flowing.countDown();
+            while (client.nextData() != null) {
+                Thread.onSpinWait();
+            }
+            return ms;
+        }
+    }
+
+    private static double[] fetch(int port, int docBytes) throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        double[] times = new double[200];
+        for (int i = 0; i < times.length; i++) {
+            long startNs = System.nanoTime();
+            HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/doc.bin")).build(), HttpResponse.BodyHandlers.ofByteArray());
+            times[i] = (System.nanoTime() - startNs) / 1e6;
+            assertEquals(docBytes, response.body().length);
+        }
+        return times;
+    }
+}

@@ -1,0 +1,163 @@
+package io.rondo.systemtest;
+
+import io.rondo.client.StreamClient;
+import io.rondo.client.protocol.Accept;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Data;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.http.HttpServer;
+import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A whole Rondo on loopback, wired as {@code rondo serve} wires it: a library in a temporary data
+ * folder, the demo clip and two documents ingested, emulated paper disks, the stream port and the
+ * HTTP port on 127.0.0.1 with ports the kernel picks.
+ */
+final class RondoUnderTest implements AutoCloseable {
+
+    /** A client that can take the demo clip comfortably. */
+    static final ClientProfile PROFILE = new ClientProfile(4L << 20, 8L << 20);
+    /** The clip's name in the catalog, as OPEN names it. */
+    static final String CLIP = "/clip.webm";
+    /** A discrete object of known random bytes. */
+    static final String DOC = "/docs/table.bin";
+    /** A small text object. */
+    static final String NOTE = "/docs/note.txt";
+
+    final Library library;
+    final DiskRuntime disks;
+    final StreamServer streams;
+    final HttpServer http;
+    final byte[] clip;
+    final byte[] doc;
+    final byte[] note;
+    final MediaObject docObject;
+
+    private RondoUnderTest(Library library, DiskRuntime disks, StreamServer streams, HttpServer http, byte[] clip,
+                           byte[] doc, byte[] note, MediaObject docObject) {
+        this.library = library;
+        this.disks = disks;
+        this.streams = streams;
+        this.http = http;
+        this.clip = clip;
+        this.doc = doc;
+        this.note = note;
+        this.docObject = docObject;
+    }
+
+    /** Ingests the test library under {@code temp} and starts serving it. */
+    static RondoUnderTest start(Path temp, int docBytes) throws Exception {
+        NettyLeakWatch.install();
+        Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        byte[] clip;
+        try (InputStream in = RondoUnderTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
+            clip = in.readAllBytes();
+        }
+        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("clip.webm"), clip), CLIP, null, 0),
+            c -> { });
+        byte[] doc = new byte[docBytes];
+        new Random(7).nextBytes(doc);
+        MediaObject docObject = library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("doc.bin"), doc),
+            DOC, null, 0), c -> { });
+        byte[] note = "a note, read through the disks\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("note.txt"), note), NOTE, null, 0),
+            c -> { });
+        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
+            DiskIo.best(), Function.identity());
+        StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
+            AdmissionConfig.defaults());
+        disks.start();
+        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
+        return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject);
+    }
+
+    int httpPort() {
+        return http.address().getPort();
+    }
+
+    int streamPort() {
+        return streams.address().getPort();
+    }
+
+    /** Plays the clip to its END with the protocol's Java client: the init segment and every fragment, in order. */
+    byte[] play() throws IOException {
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streamPort())) {
+            Accept accept = client.open(CLIP, 0, PROFILE);
+            ByteArrayOutputStream media = new ByteArrayOutputStream();
+            append(media, accept.initSegment());
+            long index = 0;
+            for (Data data = client.nextData(); data != null; data = client.nextData()) {
+                assertEquals(index++, data.fragmentIndex(), "fragments in order");
+                append(media, data.payload());
+            }
+            return media.toByteArray();
+        } catch (io.rondo.client.StreamRejectedException e) {
+            throw new UncheckedIOException(new IOException("the clip was refused: " + e.getMessage(), e));
+        }
+    }
+
+    private static void append(ByteArrayOutputStream out, ByteBuffer bytes) {
+        ByteBuffer view = bytes.duplicate();
+        byte[] copy = new byte[view.remaining()];
+        view.get(copy);
+        out.write(copy, 0, copy.length);
+    }
+
+    /**
+     * Waits, at most {@code limit}, until no stream is active or admitted and every buffer is back
+     * in the pool with no reservation left; then asserts it.
+     */
+    void awaitQuiet(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (busy() && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        assertEquals(0, streams.activeStreams(), "no stream is still served");
+        assertEquals(0, streams.admission().admittedStreams(), "every admission was released");
+        assertEquals(0, disks.buffers().outstanding(), "every buffer went back to the pool");
+        assertEquals(0, disks.buffers().reservedBytes(), "every stream's buffer reservation ended");
+    }
+
+    private boolean busy() {
+        return streams.activeStreams() > 0 || streams.admission().admittedStreams() > 0
+            || disks.buffers().outstanding() > 0 || disks.buffers().reservedBytes() > 0;
+    }
+
+    @Override
+    public void close() {
+        http.close();
+        streams.close();
+        disks.close();
+        library.close();
+    }
+
+    /** A timeout for a socket read that must not hang a test. */
+    static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
+}
