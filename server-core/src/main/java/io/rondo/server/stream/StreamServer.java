@@ -35,13 +35,15 @@ public final class StreamServer implements AutoCloseable {
     private final io.netty.channel.Channel channel;
     private final StreamRegistry registry;
     private final AdmissionController admission;
+    private final StreamSender sender;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
-                         AdmissionController admission) {
+                         AdmissionController admission, StreamSender sender) {
         this.group = group;
         this.channel = channel;
         this.registry = registry;
         this.admission = admission;
+        this.sender = sender;
     }
 
     /**
@@ -53,6 +55,7 @@ public final class StreamServer implements AutoCloseable {
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
+        StreamSender sender = new StreamSender(disks.clock());
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("rondo-stream", true), io);
@@ -63,17 +66,18 @@ public final class StreamServer implements AutoCloseable {
                 @Override
                 protected void initChannel(SocketChannel socket) {
                     socket.pipeline().addLast(new FrameInboundDecoder())
-                        .addLast(new StreamSession(directory, disks, admission, registry));
+                        .addLast(new StreamSession(directory, disks, admission, registry, sender));
                 }
             })
             .bind(address).await();
         if (!bound.isSuccess()) {
+            sender.close();
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw new IllegalStateException("cannot listen for streams on " + address.getHostString() + ":"
                 + address.getPort() + ": " + bound.cause().getMessage()
                 + " (is another server using the port? choose one with --stream-port)", bound.cause());
         }
-        return new StreamServer(group, bound.channel(), registry, admission);
+        return new StreamServer(group, bound.channel(), registry, admission, sender);
     }
 
     public InetSocketAddress address() {
@@ -96,7 +100,7 @@ public final class StreamServer implements AutoCloseable {
 
     /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
     public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
-        return new StreamSession(directory, disks, admission, registry);
+        return new StreamSession(directory, disks, admission, registry, sender);
     }
 
     /**
@@ -116,6 +120,7 @@ public final class StreamServer implements AutoCloseable {
     public void close() {
         endStreams();
         channel.close().syncUninterruptibly();
+        sender.close();
         group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
 }

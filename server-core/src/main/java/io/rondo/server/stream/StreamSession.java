@@ -68,6 +68,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private final DiskRuntime disks;
     private final AdmissionController admission;
     private final StreamRegistry registry;
+    private final StreamSender sender;
 
     private ChannelHandlerContext ctx;
     private int id;
@@ -80,10 +81,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private boolean admitted;
     private boolean finished;
     private boolean paused;
-    private boolean pumpScheduled;
+    private boolean inSender;
     private boolean discontinuity;
     private int nextToSend;
-    private long nextSendNs;
     private long sequence;
     private long glitches;
     private long bytesSent;
@@ -108,11 +108,13 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     /** The deadline of a stream's first fragment: one round after ACCEPT, known only once ACCEPT is sent. */
     private static final long FIRST_DEADLINE = Long.MIN_VALUE;
 
-    StreamSession(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
+    StreamSession(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
+                  StreamSender sender) {
         this.directory = directory;
         this.disks = disks;
         this.admission = admission;
         this.registry = registry;
+        this.sender = sender;
     }
 
     @Override
@@ -344,42 +346,58 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     }
 
     /** The sender: fragments in order, each when the client's rate allows, while the channel is writable. */
+    /**
+     * Hands the next fragment, in order, to the sender, which picks the moment (earliest deadline
+     * first among the clients that may take data now); one fragment of a stream is in its hands at
+     * a time.
+     */
     private void pump() {
-        while (acceptNs != 0 && !finished && !paused && ctx.channel().isWritable()) {
-            int total = prepared == null ? 0 : prepared.object().media().fragments().size();
-            while (lost.remove(nextToSend)) {
-                nextToSend++;
-            }
-            if (prepared != null && nextToSend >= total) {
-                write(new End());
-                finish(null);
-                ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);
-                return;
-            }
-            Ready next = ready.get(nextToSend);
-            if (next == null) {
-                return;
-            }
-            long nowNs = disks.clock().nanoTime();
-            if (nowNs - nextSendNs < 0) {
-                if (!pumpScheduled) {
-                    pumpScheduled = true;
-                    ctx.channel().eventLoop().schedule(() -> {
-                        pumpScheduled = false;
-                        pump();
-                    }, nextSendNs - nowNs, TimeUnit.NANOSECONDS);
-                }
-                return;
-            }
-            ready.remove(nextToSend);
-            send(next, nowNs);
+        if (acceptNs == 0 || finished || paused || inSender) {
+            return;
+        }
+        int total = prepared.object().media().fragments().size();
+        while (lost.remove(nextToSend)) {
             nextToSend++;
         }
-    }
-
-    private void send(Ready queued, long nowNs) {
+        if (nextToSend >= total) {
+            write(new End());
+            finish(null);
+            ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);
+            return;
+        }
+        Ready queued = ready.remove(nextToSend);
+        if (queued == null) {
+            return;
+        }
         Ready next = queued.deadlineNs() == FIRST_DEADLINE
             ? new Ready(queued.fragment(), queued.chunk(), acceptNs + disks.roundNs()) : queued;
+        inSender = true;
+        int generationNow = generation;
+        sender.offer(new StreamSender.Packet(this, ctx.channel(), next.deadlineNs(),
+            next.chunk().data().remaining() + FrameCodec.DATA_PREFIX_LENGTH,
+            Math.max(1, profile.maxReceiveBytesPerSecond()),
+            () -> ctx.executor().execute(() -> transmit(next, generationNow))));
+    }
+
+    /** The sender's turn for this stream came: write the fragment, then hand over the next. */
+    private void transmit(Ready next, int generationThen) {
+        inSender = false;
+        if (finished || generationThen != generation) {
+            next.chunk().release();
+            if (!finished) {
+                synchronized (planLock) {
+                    held--;
+                }
+                pump();
+            }
+            return;
+        }
+        send(next, disks.clock().nanoTime());
+        nextToSend++;
+        pump();
+    }
+
+    private void send(Ready next, long nowNs) {
         Fragment fragment = prepared.object().media().fragments().get(next.fragment());
         int bytes = next.chunk().data().remaining();
         Data data = new Data(sequence++, next.fragment(), fragment.startNs(), next.deadlineNs() - acceptNs,
@@ -390,8 +408,6 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         prefix.flip();
         ByteBuf frame = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(prefix),
             Unpooled.wrappedBuffer(next.chunk().data()));
-        long rate = Math.max(1, profile.maxReceiveBytesPerSecond());
-        nextSendNs = Math.max(nowNs, nextSendNs) + (long) ((bytes + FrameCodec.DATA_PREFIX_LENGTH) * 1e9 / rate);
         if (firstDataNs == 0) {
             firstDataNs = nowNs;
         }
@@ -462,6 +478,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         finished = true;
         closed = true;
         registry.remove(this);
+        sender.forget(this);
         ready.values().forEach(waiting -> waiting.chunk().release());
         ready.clear();
         if (admitted) {
@@ -476,7 +493,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext context) throws Exception {
-        pump();
+        sender.wake();
         super.channelWritabilityChanged(context);
     }
 
