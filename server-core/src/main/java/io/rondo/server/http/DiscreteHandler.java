@@ -49,6 +49,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * Netty has not yet written. Each chunk's buffer returns to the pool when its write completes.
  * While a body is sent, the object holds a {@link Directory.Lease}, so it cannot be deleted under
  * the reader.
+ *
+ * <p>A small discrete object ({@link HotObjects#cacheable}) is the exception: its body is built from
+ * its bytes in {@link HotObjects} when they are there, with no disk read; when not, the object is
+ * read whole (D-requests as ever, one for an object up to {@link DiskRuntime#CHUNK_BYTES}), the
+ * body is built from those bytes, and they are cached. The client gets the same bytes either way.
  */
 final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -56,12 +61,14 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private final Directory directory;
     private final DiskRuntime disks;
+    private final HotObjects hot;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
-    private Transfer transfer;
+    private Sending transfer;
 
-    DiscreteHandler(Directory directory, DiskRuntime disks) {
+    DiscreteHandler(Directory directory, DiskRuntime disks, HotObjects hot) {
         this.directory = directory;
         this.disks = disks;
+        this.hot = hot;
     }
 
     @Override
@@ -70,10 +77,14 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         answerWaiting(ctx);
     }
 
-    /** Answers pipelined requests in order: each once the body before it is sent. */
+    /**
+     * Answers pipelined requests in order: each once the body before it is sent, and while the
+     * channel is writable (a body from memory is written at once, so this is its backpressure).
+     */
     private void answerWaiting(ChannelHandlerContext ctx) {
         FullHttpRequest next;
-        while (transfer == null && ctx.channel().isActive() && (next = waiting.poll()) != null) {
+        while (transfer == null && ctx.channel().isActive() && ctx.channel().isWritable()
+            && (next = waiting.poll()) != null) {
             try {
                 handle(ctx, next);
             } finally {
@@ -186,8 +197,37 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             return;
         }
         ctx.write(response);
-        transfer = new Transfer(ctx, object, body, keepAlive, lease);
+        if (hot.cacheable(object)) {
+            byte[] cached = hot.lookUp(object);
+            if (cached != null) {
+                lease.close();
+                hot.servedFromMemory(body.stream().filter(segment -> segment.literal() == null)
+                    .mapToLong(Segment::length).sum());
+                writeFromMemory(ctx, cached, body, keepAlive);
+                return;
+            }
+            transfer = new Fill(ctx, object, body, keepAlive, lease);
+        } else {
+            transfer = new Transfer(ctx, object, body, keepAlive, lease);
+        }
         transfer.pump();
+    }
+
+    /**
+     * Writes a whole body from an object's bytes and ends the response; returns how many of the
+     * object's bytes it sent. The bytes are shared, never changed: Netty only reads them.
+     */
+    private static void writeFromMemory(ChannelHandlerContext ctx, byte[] object, List<Segment> body,
+                                        boolean keepAlive) {
+        for (Segment segment : body) {
+            if (segment.literal() != null) {
+                ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(segment.literal())));
+            } else {
+                ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(object, (int) segment.offset(),
+                    (int) segment.length())));
+            }
+        }
+        closeUnlessKeptAlive(ctx, ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keepAlive);
     }
 
     private void folder(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
@@ -248,8 +288,12 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        if (ctx.channel().isWritable() && transfer != null) {
-            transfer.pump();
+        if (ctx.channel().isWritable()) {
+            if (transfer != null) {
+                transfer.pump();
+            } else {
+                answerWaiting(ctx);
+            }
         }
         super.channelWritabilityChanged(ctx);
     }
@@ -298,8 +342,86 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
+    /** A response body on its way; later pipelined requests wait until it is sent. */
+    private interface Sending {
+        /** Goes on: called once the channel is writable again. */
+        void pump();
+
+        /** The connection closed: stop, and return what is held. */
+        void abandon();
+    }
+
+    /**
+     * The body of a small object not in {@link HotObjects}: reads the object whole, a chunk at a
+     * time, writes the body from those bytes and caches them.
+     */
+    private final class Fill implements Sending {
+        private final ChannelHandlerContext ctx;
+        private final MediaObject object;
+        private final List<Segment> segments;
+        private final boolean keepAlive;
+        private final Directory.Lease lease;
+        private final byte[] bytes;
+        private int filled;
+        private boolean reading;
+        private boolean abandoned;
+
+        Fill(ChannelHandlerContext ctx, MediaObject object, List<Segment> segments, boolean keepAlive,
+             Directory.Lease lease) {
+            this.ctx = ctx;
+            this.object = object;
+            this.segments = segments;
+            this.keepAlive = keepAlive;
+            this.lease = lease;
+            this.bytes = new byte[(int) object.size()];
+        }
+
+        @Override
+        public void pump() {
+            if (reading || abandoned) {
+                return;
+            }
+            reading = true;
+            int want = Math.min(DiskRuntime.CHUNK_BYTES, bytes.length - filled);
+            disks.read(object, filled, want).whenCompleteAsync((chunk, error) -> arrived(chunk, error),
+                ctx.executor());
+        }
+
+        private void arrived(Chunk chunk, Throwable error) {
+            reading = false;
+            if (abandoned || error != null || chunk.data().remaining() == 0) {
+                if (chunk != null) {
+                    chunk.release();
+                }
+                if (!abandoned) {
+                    lease.close();
+                    ctx.close();
+                }
+                return;
+            }
+            int read = Math.min(chunk.data().remaining(), bytes.length - filled);
+            chunk.data().get(bytes, filled, read);
+            chunk.release();
+            filled += read;
+            if (filled < bytes.length) {
+                pump();
+                return;
+            }
+            lease.close();
+            writeFromMemory(ctx, bytes, segments, keepAlive);
+            hot.put(object, bytes);
+            transferDone(ctx);
+        }
+
+        @Override
+        public void abandon() {
+            abandoned = true;
+            lease.close();
+        }
+    }
+
     /** One response body on its way: read a chunk, write it, read the next while the channel is writable. */
-    private final class Transfer {
+    private final class Transfer implements Sending {
         private final ChannelHandlerContext ctx;
         private final MediaObject object;
         private final List<Segment> segments;
@@ -319,7 +441,8 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             this.lease = lease;
         }
 
-        void pump() {
+        @Override
+        public void pump() {
             while (!reading && !abandoned && ctx.channel().isWritable()) {
                 if (segment == segments.size()) {
                     finish();
@@ -374,7 +497,8 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             transferDone(ctx);
         }
 
-        void abandon() {
+        @Override
+        public void abandon() {
             abandoned = true;
             lease.close();
         }

@@ -30,11 +30,13 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
     private final Directory directory;
     private final DiskRuntime disks;
     private final StreamServer streams;
+    private final HotObjects hot;
 
-    HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams) {
+    HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
         this.directory = directory;
         this.disks = disks;
         this.streams = streams;
+        this.hot = hot;
     }
 
     @Override
@@ -52,6 +54,6 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast(new WebSocketFrames())
                 .addLast(streams.newSession(directory, disks));
         }
-        channel.pipeline().addLast(new DiscreteHandler(directory, disks));
+        channel.pipeline().addLast(new DiscreteHandler(directory, disks, hot));
     }
 }

@@ -32,11 +32,13 @@ public final class HttpServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel channel;
+    private final HotObjects hot;
 
-    private HttpServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+    private HttpServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, HotObjects hot) {
         this.boss = boss;
         this.workers = workers;
         this.channel = channel;
+        this.hot = hot;
     }
 
     /** Binds and starts serving; returns once the port is open. */
@@ -51,6 +53,15 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams) throws InterruptedException {
+        return start(address, directory, disks, streams, new HotObjects());
+    }
+
+    /**
+     * Binds and starts serving, as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer)},
+     * with small hot objects served from {@code hot}; returns once the port is open.
+     */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                   StreamServer streams, HotObjects hot) throws InterruptedException {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -61,14 +72,14 @@ public final class HttpServer implements AutoCloseable {
         try {
             ChannelFuture bound = new ServerBootstrap().group(boss, workers).channel(type)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new HttpInitializer(directory, disks, streams))
+                .childHandler(new HttpInitializer(directory, disks, streams, hot))
                 .bind(address).await();
             if (!bound.isSuccess()) {
                 throw new IllegalStateException("cannot listen on " + address.getHostString() + ":" + address.getPort()
                     + ": " + bound.cause().getMessage() + " (is another server using the port? choose one with --port)",
                     bound.cause());
             }
-            return new HttpServer(boss, workers, bound.channel());
+            return new HttpServer(boss, workers, bound.channel(), hot);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -82,6 +93,11 @@ public final class HttpServer implements AutoCloseable {
     /** Where the server listens (the port chosen when 0 was asked). */
     public InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** The in-memory cache of small hot objects, with its hit and miss counts. */
+    public HotObjects hotObjects() {
+        return hot;
     }
 
     /** Whether the native epoll transport is in use. */

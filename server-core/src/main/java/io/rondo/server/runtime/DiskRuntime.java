@@ -21,6 +21,7 @@ import io.rondo.scheduler.exec.PooledBuffer;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.policy.SchedulingPolicy;
+import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -45,6 +47,10 @@ import java.util.function.Function;
  * <p>Positions: the scheduler orders reads by position in its disk model's address space. The
  * physical address FIEMAP gives is scaled from the device's size onto the model's capacity, so the
  * order is the device's and the seek estimates are the model's.
+ *
+ * <p>Each disk keeps the response times of the D-requests {@link #read} sends it, arrival to
+ * completion, in a histogram of fixed size (three significant digits), so that a server running
+ * for months records them in the memory it had on the first day.
  */
 public final class DiskRuntime implements AutoCloseable {
 
@@ -64,7 +70,25 @@ public final class DiskRuntime implements AutoCloseable {
     private final long originNs;
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
-    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes) {
+    /** The slowest response time recorded as itself; slower ones are recorded as this. */
+    private static final long MAX_RECORDED_NS = TimeUnit.HOURS.toNanos(1);
+
+    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes,
+                        Histogram responseTimes) {
+
+        /** On the disk's executor thread; the lock is only contended while a summary is taken. */
+        void recordResponse(long responseNs) {
+            synchronized (responseTimes) {
+                responseTimes.recordValue(Math.max(0, Math.min(responseNs, MAX_RECORDED_NS)));
+            }
+        }
+    }
+
+    /**
+     * The response times of D-requests, arrival to completion, in milliseconds, to three significant
+     * digits; NaN where none was recorded.
+     */
+    public record ResponseTimeSummary(long count, double meanMs, double p95Ms, double p99Ms, double maxMs) {
     }
 
     /**
@@ -94,7 +118,8 @@ public final class DiskRuntime implements AutoCloseable {
                 : BlockDevice.direct();
             DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock, 4096);
             executors.add(executor);
-            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io)));
+            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io),
+                new Histogram(TimeUnit.MICROSECONDS.toNanos(1), MAX_RECORDED_NS, 3)));
         }
         this.roundNs = roundNs;
         this.originNs = clock.nanoTime();
@@ -217,6 +242,46 @@ public final class DiskRuntime implements AutoCloseable {
         };
     }
 
+    /** A completion that first records the response time, arrival to completion, on the disk's executor thread. */
+    private static IoCompletion timed(Disk disk, long arrivalNs, IoCompletion completion) {
+        return new IoCompletion() {
+            @Override
+            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                disk.recordResponse(completedNs - arrivalNs);
+                completion.completed(done, data, buffer, completedNs);
+            }
+
+            @Override
+            public void failed(DiskRequest done, Exception error, long failedNs) {
+                completion.failed(done, error, failedNs);
+            }
+        };
+    }
+
+    /**
+     * The response times of every D-request {@link #read} has completed on any disk, from its arrival
+     * (the call) to the end of its IO on the disk's executor thread. Failed reads are not counted.
+     */
+    public ResponseTimeSummary discreteResponseTimes() {
+        Histogram all = null;
+        for (Disk disk : disks.values()) {
+            synchronized (disk.responseTimes()) {
+                if (all == null) {
+                    all = disk.responseTimes().copy();
+                } else {
+                    all.add(disk.responseTimes());
+                }
+            }
+        }
+        if (all == null || all.getTotalCount() == 0) {
+            return new ResponseTimeSummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+        }
+        double nsPerMs = TimeUnit.MILLISECONDS.toNanos(1);
+        return new ResponseTimeSummary(all.getTotalCount(), all.getMean() / nsPerMs,
+            all.getValueAtPercentile(95) / nsPerMs, all.getValueAtPercentile(99) / nsPerMs,
+            all.getMaxValue() / nsPerMs);
+    }
+
     /** Starts the executor threads and the round clock. */
     public DiskRuntime start() {
         disks.values().forEach(disk -> disk.executor().start());
@@ -261,7 +326,8 @@ public final class DiskRuntime implements AutoCloseable {
         long id = ids.incrementAndGet();
         DiscreteRequest request = new DiscreteRequest(id, id, position(disk, file, piece.fileOffset()), length,
             arrivalNs);
-        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM, completion(result)));
+        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM,
+            timed(disk, arrivalNs, completion(result))));
         if (!disk.executor().submit(request)) {
             result.completeExceptionally(new IOException("disk " + disk.name() + " is overloaded: its queue is full"));
         }

@@ -55,12 +55,17 @@ final class StreamSender implements AutoCloseable {
         LockSupport.unpark(thread);
     }
 
-    /** A stream ended: drop what it had waiting and its rate state. */
+    /**
+     * A stream ended: its waiting fragment is handed back at once (the stream, ended, releases its
+     * buffer instead of sending it), and its rate state is dropped.
+     */
     void forget(StreamSession session) {
+        List<Packet> dropped = new ArrayList<>();
         synchronized (waiting) {
-            waiting.removeIf(packet -> packet.session() == session);
+            waiting.removeIf(packet -> packet.session() == session && dropped.add(packet));
         }
         nextAllowedNs.remove(session);
+        dropped.forEach(packet -> packet.transmit().run());
     }
 
     private void run() {

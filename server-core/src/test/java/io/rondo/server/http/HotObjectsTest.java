@@ -1,0 +1,235 @@
+package io.rondo.server.http;
+
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.model.Kind;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.runtime.DiskRuntime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Small hot objects served from memory: no disk read the second time, the same bytes, never stale. */
+class HotObjectsTest {
+
+    private static final int MAX_OBJECT = 64 * 1024;
+
+    @TempDir
+    static Path temp;
+
+    private static Library library;
+    private static DiskRuntime disks;
+    private static HotObjects hot;
+    private static HttpServer server;
+    private static final AtomicLong READS = new AtomicLong();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeAll
+    static void serve() throws Exception {
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
+            DiskIo.best(), device -> (request, task, scratch) -> {
+                READS.incrementAndGet();
+                return device.read(request, task, scratch);
+            }).start();
+        hot = new HotObjects(MAX_OBJECT, HotObjects.DEFAULT_MAX_TOTAL_BYTES);
+        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, null, hot);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        disks.close();
+        library.close();
+    }
+
+    private static byte[] ingest(String name, int size, long seed) throws Exception {
+        byte[] bytes = new byte[size];
+        new Random(seed).nextBytes(bytes);
+        Path file = Files.write(temp.resolve("source-" + seed + ".bin"), bytes);
+        library.ingest().ingest(new IngestRequest(file, name, null, 0), c -> { });
+        return bytes;
+    }
+
+    private static HttpResponse<byte[]> get(String path, String... headers) throws Exception {
+        return get(server, path, headers);
+    }
+
+    private static HttpResponse<byte[]> get(HttpServer from, String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + from.address().getPort() + path)).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
+    void theSecondGetOfASmallObjectReadsNoDiskAndIsByteIdentical() throws Exception {
+        byte[] bytes = ingest("/hot/small.bin", 50_000, 1);
+        long hits = hot.hits();
+        long fromMemory = hot.bytesServedFromMemory();
+
+        long before = READS.get();
+        HttpResponse<byte[]> first = get("/hot/small.bin");
+        long firstReads = READS.get() - before;
+        before = READS.get();
+        HttpResponse<byte[]> second = get("/hot/small.bin");
+        long secondReads = READS.get() - before;
+
+        assertEquals(200, first.statusCode());
+        assertArrayEquals(bytes, first.body());
+        assertEquals(1, firstReads, "a miss reads the object whole: one D-request");
+        assertEquals(200, second.statusCode());
+        assertArrayEquals(bytes, second.body(), "the same bytes from memory");
+        assertEquals(0, secondReads, "a hit reads no disk");
+        assertEquals(first.headers().map(), second.headers().map(), "the same headers from memory");
+        assertEquals(hits + 1, hot.hits());
+        assertEquals(fromMemory + bytes.length, hot.bytesServedFromMemory());
+    }
+
+    @Test
+    void rangesAndMultipartRangesComeRightFromMemory() throws Exception {
+        byte[] bytes = ingest("/hot/ranged.bin", 40_000, 2);
+        long fromMemory = hot.bytesServedFromMemory();
+        long beforeMiss = READS.get();
+        HttpResponse<byte[]> missRange = get("/hot/ranged.bin", "Range", "bytes=100-199");
+        assertEquals(1, READS.get() - beforeMiss, "a range on a miss reads the object whole, once");
+        assertEquals(206, missRange.statusCode());
+        assertArrayEquals(Arrays.copyOfRange(bytes, 100, 200), missRange.body());
+
+        long before = READS.get();
+        HttpResponse<byte[]> range = get("/hot/ranged.bin", "Range", "bytes=30000-39999");
+        HttpResponse<byte[]> suffix = get("/hot/ranged.bin", "Range", "bytes=-7");
+        HttpResponse<byte[]> multipart = get("/hot/ranged.bin", "Range", "bytes=0-9,-5");
+
+        assertEquals(0, READS.get() - before, "ranges of a cached object read no disk");
+        assertEquals(206, range.statusCode());
+        assertEquals("bytes 30000-39999/40000", range.headers().firstValue("content-range").orElseThrow());
+        assertArrayEquals(Arrays.copyOfRange(bytes, 30_000, 40_000), range.body());
+        assertArrayEquals(Arrays.copyOfRange(bytes, 39_993, 40_000), suffix.body());
+        String type = multipart.headers().firstValue("content-type").orElseThrow();
+        assertTrue(type.startsWith("multipart/byteranges; boundary="), type);
+        String boundary = type.substring(type.indexOf('=') + 1);
+        String body = new String(multipart.body(), StandardCharsets.ISO_8859_1);
+        assertTrue(body.contains("Content-Range: bytes 0-9/40000\r\n\r\n"
+            + new String(bytes, 0, 10, StandardCharsets.ISO_8859_1)), body);
+        assertTrue(body.endsWith("Content-Range: bytes 39995-39999/40000\r\n\r\n"
+            + new String(bytes, 39_995, 5, StandardCharsets.ISO_8859_1) + "\r\n--" + boundary + "--\r\n"));
+        assertEquals(body.length(), Integer.parseInt(multipart.headers().firstValue("content-length").orElseThrow()));
+        assertEquals(fromMemory + 10_000 + 7 + 15, hot.bytesServedFromMemory(), "object bytes, not multipart headers");
+    }
+
+    @Test
+    void anObjectAboveTheLimitIsNeverCached() throws Exception {
+        byte[] bytes = ingest("/hot/large.bin", MAX_OBJECT + 1, 3);
+        long misses = hot.misses();
+        long hits = hot.hits();
+
+        for (int i = 0; i < 3; i++) {
+            long before = READS.get();
+            HttpResponse<byte[]> response = get("/hot/large.bin");
+            assertArrayEquals(bytes, response.body());
+            assertTrue(READS.get() - before >= 1, "read from disk every time");
+        }
+        assertEquals(misses, hot.misses(), "not even looked up");
+        assertEquals(hits, hot.hits());
+    }
+
+    @Test
+    void theCacheNeverHoldsMoreThanItsWeight() throws Exception {
+        long maxTotal = 200 * 1024;
+        HotObjects small = new HotObjects(MAX_OBJECT, maxTotal);
+        try (HttpServer smallServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+            disks, null, small)) {
+            for (int i = 0; i < 8; i++) {
+                byte[] bytes = ingest("/hot/many-" + i + ".bin", 60_000, 100 + i);
+                for (int again = 0; again < 3; again++) {
+                    assertArrayEquals(bytes, get(smallServer, "/hot/many-" + i + ".bin").body());
+                    assertTrue(small.cachedBytes() <= maxTotal, small.cachedBytes() + " bytes cached");
+                }
+            }
+        }
+        assertTrue(small.cachedObjects() <= maxTotal / 60_000, small.cachedObjects() + " objects cached");
+        assertTrue(small.cachedBytes() > 0);
+        assertTrue(small.hits() > 0, "objects asked for again were admitted");
+    }
+
+    @Test
+    void aPutBeyondTheWeightEvictsAtOnce() {
+        HotObjects cache = new HotObjects(1000, 2500);
+        for (int i = 0; i < 20; i++) {
+            cache.put(new MediaObject(i, "/o" + i, Kind.DISCRETE, "application/octet-stream", 1000, "\"e" + i + "\"",
+                0, 0, null, null), new byte[1000]);
+            assertTrue(cache.cachedBytes() <= 2500, cache.cachedBytes() + " bytes cached");
+        }
+        MediaObject tooBig = new MediaObject(99, "/big", Kind.DISCRETE, "application/octet-stream", 1001, "\"b\"",
+            0, 0, null, null);
+        cache.put(tooBig, new byte[1001]);
+        assertNull(cache.lookUp(tooBig));
+    }
+
+    @Test
+    void anObjectReplacedUnderTheSameNameIsServedFresh() throws Exception {
+        byte[] old = ingest("/hot/replaced.txt", 20_000, 4);
+        HttpResponse<byte[]> first = get("/hot/replaced.txt");
+        HttpResponse<byte[]> cached = get("/hot/replaced.txt");
+        assertArrayEquals(old, cached.body());
+
+        library.directory().delete("/hot/replaced.txt");
+        byte[] fresh = ingest("/hot/replaced.txt", 20_000, 5);
+        long before = READS.get();
+        HttpResponse<byte[]> after = get("/hot/replaced.txt");
+
+        assertEquals(200, after.statusCode());
+        assertArrayEquals(fresh, after.body(), "the new content, not the cached old one");
+        assertNotEquals(first.headers().firstValue("etag").orElseThrow(),
+            after.headers().firstValue("etag").orElseThrow());
+        assertEquals(1, READS.get() - before, "read from disk, then cached");
+        assertArrayEquals(fresh, get("/hot/replaced.txt").body());
+    }
+
+    @Test
+    void dResponseTimesCountEveryDiskRead() throws Exception {
+        byte[] small = ingest("/hot/timed.bin", 30_000, 6);
+        byte[] large = ingest("/hot/large-timed.bin", 300_000, 7);
+        long countBefore = disks.discreteResponseTimes().count();
+        long readsBefore = READS.get();
+        long startNs = System.nanoTime();
+        assertArrayEquals(small, get("/hot/timed.bin").body());
+        assertArrayEquals(large, get("/hot/large-timed.bin").body());
+        double elapsedMs = (System.nanoTime() - startNs) / 1e6;
+
+        DiskRuntime.ResponseTimeSummary summary = disks.discreteResponseTimes();
+        long reads = READS.get() - readsBefore;
+        assertEquals(3, reads, "one read for the small object, two 256 KiB chunks for the large one");
+        assertEquals(countBefore + reads, summary.count());
+        assertTrue(summary.meanMs() > 0 && summary.meanMs() < 5_000, summary.toString());
+        assertTrue(summary.p95Ms() <= summary.p99Ms() && summary.p99Ms() <= summary.maxMs(), summary.toString());
+        assertTrue(summary.meanMs() <= summary.maxMs() * 1.001, summary.toString());
+        assertTrue(summary.maxMs() <= elapsedMs * 1.001, summary + " within the " + elapsedMs + " ms of the GETs");
+    }
+}
