@@ -82,6 +82,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private boolean finished;
     private boolean paused;
     private boolean inSender;
+    private int reportsBehind;
+    private double rateShare = 1;
     private boolean discontinuity;
     private int nextToSend;
     private long sequence;
@@ -89,6 +91,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private long bytesSent;
     private final TreeMap<Integer, Ready> ready = new TreeMap<>();
     private final java.util.Set<Integer> lost = new java.util.HashSet<>();
+
+    /** REPORTs in a row a client may be far behind (its rate halved) before its stream is ended. */
+    static final int BEHIND_REPORTS = 3;
 
     /** Rounds in a row a stream may have both its fragments still unsent before it is ended. */
     static final int LAG_ROUNDS = 5;
@@ -147,7 +152,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         } else if (frame instanceof Close) {
             finish(null);
             context.close();
-        } else if (!(frame instanceof Report)) {
+        } else if (frame instanceof Report report) {
+            report(report);
+        } else {
             error(ErrorCode.UNEXPECTED_FRAME, "a client does not send " + frame.getClass().getSimpleName());
         }
     }
@@ -375,7 +382,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         int generationNow = generation;
         sender.offer(new StreamSender.Packet(this, ctx.channel(), next.deadlineNs(),
             next.chunk().data().remaining() + FrameCodec.DATA_PREFIX_LENGTH,
-            Math.max(1, profile.maxReceiveBytesPerSecond()),
+            Math.max(1, (long) (profile.maxReceiveBytesPerSecond() * rateShare)),
             () -> ctx.executor().execute(() -> transmit(next, generationNow))));
     }
 
@@ -510,6 +517,33 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         } else {
             finish(cause.getMessage());
             context.close();
+        }
+    }
+
+    /**
+     * A client's REPORT: if it has received less than the server sent, by more than two of the
+     * stream's largest fragments, the data is piling up in the network. The sender then halves the
+     * client's rate (the warning); if it is still that far behind {@link #BEHIND_REPORTS} reports
+     * later, the stream is ended. Caught up again, the client gets its full rate back.
+     */
+    private void report(Report report) {
+        if (!admitted || acceptNs == 0) {
+            return;
+        }
+        long behind = bytesSent - report.bytesReceived();
+        long threshold = 2 * prepared.object().media().fragments().stream().mapToLong(Fragment::length).max()
+            .orElse(1);
+        if (behind > threshold) {
+            reportsBehind++;
+            if (reportsBehind == 1) {
+                rateShare = 0.5;
+                LOG.warn("stream {}: the client is {} bytes behind what was sent; halving its rate", id, behind);
+            } else if (reportsBehind >= BEHIND_REPORTS) {
+                error(ErrorCode.CLIENT_TIMEOUT, "the client fell " + behind + " bytes behind and did not catch up");
+            }
+        } else if (behind <= threshold / 2) {
+            reportsBehind = 0;
+            rateShare = 1;
         }
     }
 

@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +34,7 @@ import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -210,6 +212,50 @@ class StreamServeTest {
             assertTrue(ended.getMessage().contains("shutting down"), ended.getMessage());
         }
         awaitQuiet();
+    }
+
+    /** A client whose REPORTs say it is far behind what was sent is slowed, then, still behind, ended. */
+    @Test
+    void aClientThatReportsItIsFarBehindIsEndedWithATimeout() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", streams.address().getPort())) {
+            socket.setSoTimeout(10_000);
+            java.io.OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = socket.getInputStream();
+            io.rondo.client.protocol.FrameDecoder decoder = new io.rondo.client.protocol.FrameDecoder();
+            out.write(toBytes(new io.rondo.client.protocol.Open("/clip.webm", 0, PROFILE)));
+            List<io.rondo.client.protocol.Frame> received = new ArrayList<>();
+            byte[] chunk = new byte[65536];
+            io.rondo.client.protocol.ErrorFrame ended = null;
+            int reports = 0;
+            while (ended == null) {
+                int read = in.read(chunk);
+                assertTrue(read > 0, "the server answers before closing");
+                received.addAll(decoder.feed(ByteBuffer.wrap(Arrays.copyOf(chunk, read))));
+                long fragments = received.stream().filter(frame -> frame instanceof Data).count();
+                for (io.rondo.client.protocol.Frame frame : received) {
+                    if (frame instanceof io.rondo.client.protocol.ErrorFrame error) {
+                        ended = error;
+                    }
+                    assertFalse(frame instanceof io.rondo.client.protocol.End, "ended with an error, not END");
+                }
+                if (fragments >= 3 && reports == 0) {
+                    for (; reports < StreamSession.BEHIND_REPORTS; reports++) {
+                        out.write(toBytes(new io.rondo.client.protocol.Report(0, 0, 0)));
+                    }
+                }
+            }
+            assertEquals(io.rondo.client.protocol.ErrorCode.CLIENT_TIMEOUT.code(), ended.code(), ended.toString());
+            assertTrue(ended.message().contains("behind"), ended.message());
+        }
+        awaitQuiet();
+    }
+
+    private static byte[] toBytes(io.rondo.client.protocol.Frame frame) {
+        ByteBuffer encoded = io.rondo.client.protocol.FrameCodec.encode(frame);
+        byte[] bytes = new byte[encoded.remaining()];
+        encoded.get(bytes);
+        return bytes;
     }
 
     @Test
