@@ -343,51 +343,41 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
 
     /** A response body on its way; later pipelined requests wait until it is sent. */
-    private interface Sending {
-        /** Goes on: called once the channel is writable again. */
-        void pump();
-
-        /** The connection closed: stop, and return what is held. */
-        void abandon();
-    }
-
     /**
-     * The body of a small object not in {@link HotObjects}: reads the object whole, a chunk at a
-     * time, writes the body from those bytes and caches them.
+     * A response body on its way, read from the disks a chunk at a time: what both kinds of body
+     * share (reading a chunk back onto the event loop, failing or stopping cleanly).
      */
-    private final class Fill implements Sending {
-        private final ChannelHandlerContext ctx;
-        private final MediaObject object;
-        private final List<Segment> segments;
-        private final boolean keepAlive;
-        private final Directory.Lease lease;
-        private final byte[] bytes;
-        private int filled;
-        private boolean reading;
-        private boolean abandoned;
+    private abstract class Sending {
+        final ChannelHandlerContext ctx;
+        final MediaObject object;
+        final List<Segment> segments;
+        final boolean keepAlive;
+        final Directory.Lease lease;
+        boolean reading;
+        boolean abandoned;
 
-        Fill(ChannelHandlerContext ctx, MediaObject object, List<Segment> segments, boolean keepAlive,
-             Directory.Lease lease) {
+        Sending(ChannelHandlerContext ctx, MediaObject object, List<Segment> segments, boolean keepAlive,
+                Directory.Lease lease) {
             this.ctx = ctx;
             this.object = object;
             this.segments = segments;
             this.keepAlive = keepAlive;
             this.lease = lease;
-            this.bytes = new byte[(int) object.size()];
         }
 
-        @Override
-        public void pump() {
-            if (reading || abandoned) {
-                return;
-            }
+        /** Goes on: called once the channel is writable again. */
+        abstract void pump();
+
+        /** A chunk read for this body; its buffer is this method's to release. */
+        abstract void arrived(Chunk chunk);
+
+        /** Reads the next chunk of the object; it arrives on the event loop. */
+        final void read(long offset, int want) {
             reading = true;
-            int want = Math.min(DiskRuntime.CHUNK_BYTES, bytes.length - filled);
-            disks.read(object, filled, want).whenCompleteAsync((chunk, error) -> arrived(chunk, error),
-                ctx.executor());
+            disks.read(object, offset, want).whenCompleteAsync(this::completed, ctx.executor());
         }
 
-        private void arrived(Chunk chunk, Throwable error) {
+        private void completed(Chunk chunk, Throwable error) {
             reading = false;
             if (abandoned || error != null || chunk.data().remaining() == 0) {
                 if (chunk != null) {
@@ -399,6 +389,39 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 }
                 return;
             }
+            arrived(chunk);
+        }
+
+        /** The connection closed: stop, and return what is held. */
+        final void abandon() {
+            abandoned = true;
+            lease.close();
+        }
+    }
+
+    /**
+     * The body of a small object not in {@link HotObjects}: reads the object whole, a chunk at a
+     * time, writes the body from those bytes and caches them.
+     */
+    private final class Fill extends Sending {
+        private final byte[] bytes;
+        private int filled;
+
+        Fill(ChannelHandlerContext ctx, MediaObject object, List<Segment> segments, boolean keepAlive,
+             Directory.Lease lease) {
+            super(ctx, object, segments, keepAlive, lease);
+            this.bytes = new byte[(int) object.size()];
+        }
+
+        @Override
+        void pump() {
+            if (!reading && !abandoned) {
+                read(filled, Math.min(DiskRuntime.CHUNK_BYTES, bytes.length - filled));
+            }
+        }
+
+        @Override
+        void arrived(Chunk chunk) {
             int read = Math.min(chunk.data().remaining(), bytes.length - filled);
             chunk.data().get(bytes, filled, read);
             chunk.release();
@@ -412,37 +435,20 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             hot.put(object, bytes);
             transferDone(ctx);
         }
-
-        @Override
-        public void abandon() {
-            abandoned = true;
-            lease.close();
-        }
     }
 
     /** One response body on its way: read a chunk, write it, read the next while the channel is writable. */
-    private final class Transfer implements Sending {
-        private final ChannelHandlerContext ctx;
-        private final MediaObject object;
-        private final List<Segment> segments;
-        private final boolean keepAlive;
-        private final Directory.Lease lease;
+    private final class Transfer extends Sending {
         private int segment;
         private long done;
-        private boolean reading;
-        private boolean abandoned;
 
         Transfer(ChannelHandlerContext ctx, MediaObject object, List<Segment> segments, boolean keepAlive,
                  Directory.Lease lease) {
-            this.ctx = ctx;
-            this.object = object;
-            this.segments = segments;
-            this.keepAlive = keepAlive;
-            this.lease = lease;
+            super(ctx, object, segments, keepAlive, lease);
         }
 
         @Override
-        public void pump() {
+        void pump() {
             while (!reading && !abandoned && ctx.channel().isWritable()) {
                 if (segment == segments.size()) {
                     finish();
@@ -454,31 +460,13 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                     segment++;
                     continue;
                 }
-                reading = true;
-                long offset = current.offset() + done;
-                int want = (int) Math.min(DiskRuntime.CHUNK_BYTES, current.length() - done);
-                disks.read(object, offset, want).whenCompleteAsync((chunk, error) -> arrived(chunk, error),
-                    ctx.executor());
+                read(current.offset() + done, (int) Math.min(DiskRuntime.CHUNK_BYTES, current.length() - done));
                 ctx.flush();
             }
         }
 
-        private void arrived(Chunk chunk, Throwable error) {
-            reading = false;
-            if (abandoned) {
-                if (chunk != null) {
-                    chunk.release();
-                }
-                return;
-            }
-            if (error != null || chunk.data().remaining() == 0) {
-                if (chunk != null) {
-                    chunk.release();
-                }
-                lease.close();
-                ctx.close();
-                return;
-            }
+        @Override
+        void arrived(Chunk chunk) {
             ByteBuf bytes = Unpooled.wrappedBuffer(chunk.data());
             int read = bytes.readableBytes();
             ctx.write(new DefaultHttpContent(bytes)).addListener(future -> chunk.release());
@@ -492,15 +480,8 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
         private void finish() {
             lease.close();
-            closeUnlessKeptAlive(ctx, ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT),
-                keepAlive);
+            closeUnlessKeptAlive(ctx, ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keepAlive);
             transferDone(ctx);
-        }
-
-        @Override
-        public void abandon() {
-            abandoned = true;
-            lease.close();
         }
     }
 
