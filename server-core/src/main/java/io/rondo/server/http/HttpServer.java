@@ -2,21 +2,12 @@ package io.rondo.server.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.runtime.Transport;
 import io.rondo.server.stream.StreamServer;
 
 import java.net.InetSocketAddress;
@@ -62,24 +53,14 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HotObjects hot) throws InterruptedException {
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("rondo-http-accept", true),
-            io);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory(EVENT_LOOP_PREFIX, true),
-            io);
+        EventLoopGroup boss = Transport.group(1, "rondo-http-accept");
+        EventLoopGroup workers = Transport.group(0, EVENT_LOOP_PREFIX);
         try {
-            ChannelFuture bound = new ServerBootstrap().group(boss, workers).channel(type)
+            Channel channel = Transport.bind(new ServerBootstrap().group(boss, workers)
+                .channel(Transport.serverChannel())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new HttpInitializer(directory, disks, streams, hot))
-                .bind(address).await();
-            if (!bound.isSuccess()) {
-                throw new IllegalStateException("cannot listen on " + address.getHostString() + ":" + address.getPort()
-                    + ": " + bound.cause().getMessage() + " (is another server using the port? choose one with --port)",
-                    bound.cause());
-            }
-            return new HttpServer(boss, workers, bound.channel(), hot);
+                .childHandler(new HttpInitializer(directory, disks, streams, hot)), address, "", "--port");
+            return new HttpServer(boss, workers, channel, hot);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -102,7 +83,7 @@ public final class HttpServer implements AutoCloseable {
 
     /** Whether the native epoll transport is in use. */
     public static boolean epoll() {
-        return Epoll.isAvailable();
+        return Transport.epoll();
     }
 
     /** Stops accepting, lets connections finish what they are writing, and ends the event loops. */

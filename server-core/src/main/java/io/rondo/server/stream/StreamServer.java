@@ -1,24 +1,16 @@
 package io.rondo.server.stream;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.runtime.Transport;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -56,11 +48,8 @@ public final class StreamServer implements AutoCloseable {
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
         StreamSender sender = new StreamSender(disks.clock());
-        boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("rondo-stream", true), io);
-        ChannelFuture bound = new ServerBootstrap().group(group)
-            .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+        EventLoopGroup group = Transport.group(0, "rondo-stream");
+        ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
@@ -68,16 +57,16 @@ public final class StreamServer implements AutoCloseable {
                     socket.pipeline().addLast(new FrameInboundDecoder())
                         .addLast(new StreamSession(directory, disks, admission, registry, sender));
                 }
-            })
-            .bind(address).await();
-        if (!bound.isSuccess()) {
+            });
+        io.netty.channel.Channel channel;
+        try {
+            channel = Transport.bind(bootstrap, address, " for streams", "--stream-port");
+        } catch (InterruptedException | RuntimeException e) {
             sender.close();
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
-            throw new IllegalStateException("cannot listen for streams on " + address.getHostString() + ":"
-                + address.getPort() + ": " + bound.cause().getMessage()
-                + " (is another server using the port? choose one with --stream-port)", bound.cause());
+            throw e;
         }
-        return new StreamServer(group, bound.channel(), registry, admission, sender);
+        return new StreamServer(group, channel, registry, admission, sender);
     }
 
     public InetSocketAddress address() {

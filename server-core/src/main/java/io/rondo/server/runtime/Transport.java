@@ -1,0 +1,55 @@
+package io.rondo.server.runtime;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.net.InetSocketAddress;
+
+/** The network transport both servers listen with: epoll where the native transport loads, NIO otherwise. */
+public final class Transport {
+
+    private Transport() {
+    }
+
+    /** Whether the native epoll transport is in use. */
+    public static boolean epoll() {
+        return Epoll.isAvailable();
+    }
+
+    /** Event loops of daemon threads named {@code name-N}; 0 threads means Netty's default. */
+    public static EventLoopGroup group(int threads, String name) {
+        IoHandlerFactory io = epoll() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), io);
+    }
+
+    /** The server channel class of the transport in use. */
+    public static Class<? extends ServerChannel> serverChannel() {
+        return epoll() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    /**
+     * Binds and waits; a port that cannot be had is an {@link IllegalStateException} naming it and
+     * the command-line option that chooses another.
+     */
+    public static Channel bind(ServerBootstrap bootstrap, InetSocketAddress address, String what, String option)
+        throws InterruptedException {
+        ChannelFuture bound = bootstrap.bind(address).await();
+        if (!bound.isSuccess()) {
+            throw new IllegalStateException("cannot listen" + what + " on " + address.getHostString() + ":"
+                + address.getPort() + ": " + bound.cause().getMessage() + " (is another server using the port? "
+                + "choose one with " + option + ")", bound.cause());
+        }
+        return bound.channel();
+    }
+}
