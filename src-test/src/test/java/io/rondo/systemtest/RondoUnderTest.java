@@ -11,6 +11,7 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -68,8 +69,17 @@ final class RondoUnderTest implements AutoCloseable {
 
     /** Ingests the test library under {@code temp} and starts serving it. */
     static RondoUnderTest start(Path temp, int docBytes) throws Exception {
+        return start(temp, docBytes, AdmissionConfig.defaults());
+    }
+
+    /**
+     * Ingests the test library under {@code temp}, installs the web player as {@code rondo serve}
+     * does, and starts serving it with these admission settings.
+     */
+    static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        PlayerFiles.install(library);
         byte[] clip;
         try (InputStream in = RondoUnderTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
@@ -87,10 +97,22 @@ final class RondoUnderTest implements AutoCloseable {
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), Function.identity());
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults());
+            admission);
         disks.start();
-        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
+        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams);
         return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject);
+    }
+
+    /** Ingests a test resource (a path on the classpath) as {@code name} while the server runs. */
+    MediaObject ingest(String resource, String name, Path temp) throws Exception {
+        Path copy = temp.resolve(name.substring(name.lastIndexOf('/') + 1));
+        try (InputStream in = RondoUnderTest.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no test resource " + resource);
+            }
+            Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return library.ingest().ingest(new IngestRequest(copy, name, null, 0), c -> { });
     }
 
     int httpPort() {

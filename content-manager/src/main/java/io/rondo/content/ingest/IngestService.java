@@ -398,6 +398,13 @@ public final class IngestService {
         }
     }
 
+    /** The ETag ingest gives an object of these bytes: a prefix of their SHA-256, quoted. */
+    public static String etagOf(byte[] content) {
+        MessageDigest digest = sha256();
+        digest.update(content);
+        return etag(digest);
+    }
+
     private static String etag(MessageDigest digest) {
         return "\"" + HexFormat.of().formatHex(digest.digest(), 0, 16) + "\"";
     }

@@ -7,6 +7,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.content.Library;
+import io.rondo.server.content.PlayerFiles;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -66,6 +67,10 @@ final class IngestCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (name != null && files.size() > 1) {
             throw new IllegalArgumentException("--as names one object; give one FILE with it");
+        }
+        if (name != null && PlayerFiles.reserved(name)) {
+            throw new IllegalArgumentException(PlayerFiles.FOLDER + " holds Rondo's bundled player; choose another "
+                + "name than " + name);
         }
         Kind declared = kind == null ? null : switch (kind.toLowerCase(Locale.ROOT)) {
             case "discrete" -> Kind.DISCRETE;

@@ -2,6 +2,7 @@ package io.rondo.server.cli;
 
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.content.Library;
+import io.rondo.server.content.PlayerFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,6 +30,10 @@ final class MvCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (PlayerFiles.reserved(to)) {
+            throw new IllegalArgumentException(PlayerFiles.FOLDER + " holds Rondo's bundled player; choose another "
+                + "name than " + to);
+        }
         try (Library library = libraryOptions.open()) {
             MediaObject renamed = library.directory().rename(from, to);
             spec.commandLine().getOut().println("renamed " + from + " to " + renamed.name());

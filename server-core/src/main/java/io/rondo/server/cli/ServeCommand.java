@@ -6,6 +6,7 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -94,6 +95,10 @@ final class ServeCommand implements Callable<Integer> {
             List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
             if (!demo.isEmpty()) {
                 out.println("the library was empty: installed the demo library (" + demo.size() + " objects)");
+            }
+            List<String> player = PlayerFiles.install(library);
+            if (!player.isEmpty()) {
+                out.println("installed the web player under " + PlayerFiles.FOLDER + " (" + player.size() + " files)");
             }
             try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
                      settings.schedulingPolicy(), DiskProfile.resolve(settings.diskProfile()),

@@ -26,6 +26,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.DiskRuntime;
 
@@ -121,6 +122,12 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
         if (!path.startsWith("/") || path.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
             plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not an absolute path", false);
+            return;
+        }
+        if (path.equals(PlayerFiles.FOLDER)) {
+            path = PlayerFiles.PAGE;
+        } else if (path.startsWith(MediaInfo.PREFIX)) {
+            info(ctx, request, path.substring(MediaInfo.PREFIX.length() - 1));
             return;
         }
         if (path.endsWith("/")) {
@@ -249,6 +256,30 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8");
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
         HttpUtil.setContentLength(response, page.length);
+        send(ctx, request, response, false);
+    }
+
+    /** An object's {@link MediaInfo}, for the player: from the catalog, no disk read. */
+    private void info(ChannelHandlerContext ctx, FullHttpRequest request, String name) {
+        Optional<Directory.Lease> lease;
+        try {
+            lease = directory.open(ObjectNames.normalize(name));
+        } catch (IllegalArgumentException e) {
+            lease = Optional.empty();
+        }
+        if (lease.isEmpty()) {
+            plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
+            return;
+        }
+        byte[] json;
+        try (Directory.Lease held = lease.get()) {
+            json = MediaInfo.render(held.object());
+        }
+        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
+            Unpooled.wrappedBuffer(json));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        HttpUtil.setContentLength(response, json.length);
         send(ctx, request, response, false);
     }
 

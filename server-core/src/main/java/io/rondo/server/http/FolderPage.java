@@ -30,6 +30,7 @@ final class FolderPage {
             .append("table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .6rem;")
             .append("border-bottom:1px solid #e4e4e4}td.n{text-align:right;font-variant-numeric:tabular-nums}\n")
             .append("a{color:#0b57d0;text-decoration:none}a:hover{text-decoration:underline}.k{color:#666}\n")
+            .append("a.f{font-size:.8em;color:#666;margin-left:.4rem}\n")
             .append("</style>\n</head>\n<body>\n<h1>").append(breadcrumbs(folder)).append("</h1>\n");
         if (entries.isEmpty()) {
             page.append("<p>This folder is empty. Add files with <code>./rondo ingest FILE</code>.</p>\n");
@@ -38,8 +39,14 @@ final class FolderPage {
                 .append("</thead>\n<tbody>\n");
             for (Directory.Entry entry : entries) {
                 String label = entry.name().substring(folder.length());
-                page.append("<tr><td><a href=\"").append(html(href(entry.name()))).append("\">").append(html(label))
-                    .append("</a></td><td class=\"n\">").append(size(entry.size())).append("</td><td class=\"k\">");
+                boolean clip = !entry.folder() && entry.object().media() != null;
+                page.append("<tr><td><a href=\"").append(html(clip ? playerHref(entry.name()) : href(entry.name())))
+                    .append("\">").append(clip ? "&#9654; " : "").append(html(label)).append("</a>");
+                if (clip) {
+                    page.append(" <a class=\"f\" href=\"").append(html(href(entry.name())))
+                        .append("\" title=\"the file itself, over HTTP\">file</a>");
+                }
+                page.append("</td><td class=\"n\">").append(size(entry.size())).append("</td><td class=\"k\">");
                 if (entry.folder()) {
                     page.append("folder, ").append(entry.objects())
                         .append(entry.objects() == 1 ? " object" : " objects")
@@ -68,6 +75,11 @@ final class FolderPage {
             }
         }
         return crumbs.toString();
+    }
+
+    /** The bundled player's page for a continuous object. */
+    static String playerHref(String name) {
+        return "/player/?src=" + URLEncoder.encode(name, StandardCharsets.UTF_8);
     }
 
     /** A name (which starts with '/') as a URL path: each segment percent-encoded. */

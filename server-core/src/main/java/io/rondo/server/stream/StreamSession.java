@@ -189,6 +189,12 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
                 + media.durationNs() + " ns)");
             return;
         }
+        String unfit = unfit(open.profile(), media);
+        if (unfit != null) {
+            found.get().close();
+            reject(RejectReason.CLIENT_PROFILE, 0, unfit);
+            return;
+        }
         id = registry.nextId();
         AdmissionDecision decision = admission.admit(demand(object, Integer.toString(id)));
         if (decision instanceof AdmissionDecision.Reject no) {
@@ -209,6 +215,25 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         profile = open.profile();
         nextToSend = first;
         disks.prepare(object).whenCompleteAsync((ready, failure) -> prepared(ready, failure, first), ctx.executor());
+    }
+
+    /**
+     * Why a client's declared profile cannot take this object (papers/004 Section 2.3), or null if
+     * it can: its buffer must hold two of the largest fragments (the one playing and the one
+     * arriving), and its rate must carry the largest fragment within one round.
+     */
+    private String unfit(ClientProfile declared, MediaIndex media) {
+        long peak = media.fragments().stream().mapToLong(Fragment::length).max().orElse(0);
+        if (declared.bufferBytes() < 2 * peak) {
+            return "the client's buffer of " + declared.bufferBytes() + " bytes cannot hold two of this object's "
+                + "largest fragments (" + peak + " bytes each)";
+        }
+        double perRound = declared.maxReceiveBytesPerSecond() * (disks.roundNs() / 1e9);
+        if (perRound < peak) {
+            return "the client's rate of " + declared.maxReceiveBytesPerSecond() + " bytes/s cannot carry this "
+                + "object's largest fragment (" + peak + " bytes) within one round";
+        }
+        return null;
     }
 
     /** A stream's demand per disk: the average and the largest fragment it reads there. */
@@ -431,19 +456,36 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         });
     }
 
+    /**
+     * Moves the stream: what was queued is dropped and, when the stream holds fewer than two
+     * fragments once that is done, the new position's fragment is read at once, as a new stream's
+     * first is, due one round from now; otherwise the next round reads it. A player so resumes
+     * after a seek in about one IO rather than up to a round later.
+     */
     private void seek(long positionNs) {
         int fragment = fragmentAt(prepared.object().media(), positionNs);
+        boolean readNow;
+        int generationNow;
         synchronized (planLock) {
-            generation++;
-            nextToRead = fragment;
-            lastPlannedRound = -1;
+            generationNow = ++generation;
             held -= ready.size();
+            readNow = held < 2 && fragment < prepared.positions().length;
+            if (readNow) {
+                held++;
+            }
+            nextToRead = readNow ? fragment + 1 : fragment;
+            lastPlannedRound = -1;
         }
         ready.values().forEach(waiting -> waiting.chunk().release());
         ready.clear();
         lost.clear();
         nextToSend = fragment;
         discontinuity = true;
+        if (readNow) {
+            long deadlineNs = disks.clock().nanoTime() + disks.roundNs();
+            disks.readFragmentNow(prepared, fragment, id).whenCompleteAsync((chunk, error) ->
+                arrived(fragment, generationNow, chunk, error, deadlineNs), ctx.executor());
+        }
     }
 
     private static int fragmentAt(MediaIndex media, long positionNs) {

@@ -1,0 +1,289 @@
+// Rondo stream protocol, version 1, for the browser: the frames of docs/stream-protocol.md, each
+// one binary WebSocket message. Encoders for what a client sends, a checking decoder for what a
+// server sends. The Java codec (io.rondo.client.protocol) is the reference; the browser test runs
+// the specification's hex examples through this file too.
+
+export const VERSION = 1;
+export const MAGIC = 0x52;
+export const HEADER_LENGTH = 8;
+export const MAX_PAYLOAD = 16 * 1024 * 1024;
+export const DATA_PREFIX_LENGTH = 32;
+export const DISCONTINUITY = 0x01;
+
+export const Type = Object.freeze({
+  OPEN: 0x01, PAUSE: 0x02, RESUME: 0x03, SEEK: 0x04, CLOSE: 0x05, REPORT: 0x06,
+  ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85,
+});
+
+const TYPE_NAMES = Object.freeze(Object.fromEntries(Object.entries(Type).map(([name, code]) => [code, name])));
+
+export const ErrorCode = Object.freeze({
+  MALFORMED_FRAME: 0x0001, UNSUPPORTED_VERSION: 0x0002, UNKNOWN_FRAME_TYPE: 0x0003, FRAME_TOO_LARGE: 0x0004,
+  UNEXPECTED_FRAME: 0x0005, TRUNCATED_FRAME: 0x0006, INTERNAL_ERROR: 0x0100, READ_FAILED: 0x0101,
+  CLIENT_TIMEOUT: 0x0102, SHUTTING_DOWN: 0x0103,
+});
+
+const ERROR_NAMES = Object.freeze(Object.fromEntries(Object.entries(ErrorCode).map(([name, code]) => [code, name])));
+
+/** The name of an ERROR frame's code; a code not in the table is a fatal error all the same. */
+export function errorName(code) {
+  return ERROR_NAMES[code] ?? `error 0x${code.toString(16).padStart(4, '0')}`;
+}
+
+/** REJECT reasons: whether retrying can help, and what a person is told. */
+export const RejectReason = Object.freeze({
+  1: { name: 'DISK_TIME', retry: true, text: 'The server is full: its disks have no time left in their rounds for another stream.' },
+  2: { name: 'BUFFER_MEMORY', retry: true, text: 'The server is full: its buffer memory cannot hold another stream.' },
+  3: { name: 'NETWORK', retry: true, text: 'The server is full: its outgoing network capacity is taken.' },
+  4: { name: 'NOT_FOUND', retry: false, text: 'There is no clip of that name.' },
+  5: { name: 'NOT_CONTINUOUS', retry: false, text: 'This is not a clip but a document or a picture: open it as a file.' },
+  6: { name: 'CLIENT_PROFILE', retry: false, text: 'This player\'s connection or buffer is too small for this clip.' },
+  7: { name: 'START_OUT_OF_RANGE', retry: false, text: 'The start lies past the end of the clip.' },
+});
+
+/** A fault in a frame from the server: the framing is lost, so the connection must close. */
+export class ProtocolError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'ProtocolError';
+    this.code = code;
+  }
+}
+
+const UTF8 = new TextEncoder();
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function frame(type, payloadLength) {
+  const buffer = new ArrayBuffer(HEADER_LENGTH + payloadLength);
+  const view = new DataView(buffer);
+  view.setUint8(0, MAGIC);
+  view.setUint8(1, VERSION);
+  view.setUint8(2, type);
+  view.setUint8(3, 0);
+  view.setUint32(4, payloadLength);
+  return { buffer, view };
+}
+
+function i64(value, field) {
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`${field} must be a whole number of at most 2^53, was ${value}`);
+  }
+  return BigInt(value);
+}
+
+function notNegative(value, field) {
+  if (value < 0) {
+    throw new RangeError(`${field} must not be negative, was ${value}`);
+  }
+  return value;
+}
+
+/** OPEN: the object (its name without the leading '/'), where to start, and the client's profile. */
+export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes) {
+  const name = UTF8.encode(objectName);
+  if (name.length === 0 || name.length > 0xffff) {
+    throw new RangeError(`an object name takes 1 to 65535 bytes of UTF-8, was ${name.length}`);
+  }
+  if (maxReceiveBytesPerSecond <= 0 || bufferBytes <= 0) {
+    throw new RangeError('the client profile\'s rate and buffer must be positive');
+  }
+  const { buffer, view } = frame(Type.OPEN, 26 + name.length);
+  view.setBigInt64(8, i64(notNegative(startNs, 'startNs'), 'startNs'));
+  view.setBigInt64(16, i64(maxReceiveBytesPerSecond, 'maxReceiveBytesPerSecond'));
+  view.setBigInt64(24, i64(bufferBytes, 'bufferBytes'));
+  view.setUint16(32, name.length);
+  new Uint8Array(buffer, 34).set(name);
+  return buffer;
+}
+
+export const encodePause = () => frame(Type.PAUSE, 0).buffer;
+export const encodeResume = () => frame(Type.RESUME, 0).buffer;
+export const encodeClose = () => frame(Type.CLOSE, 0).buffer;
+
+/** SEEK: the new position in presentation time. */
+export function encodeSeek(positionNs) {
+  const { buffer, view } = frame(Type.SEEK, 8);
+  view.setBigInt64(8, i64(notNegative(positionNs, 'positionNs'), 'positionNs'));
+  return buffer;
+}
+
+/** REPORT: what the client holds ahead of playback, and the DATA bytes it has received. */
+export function encodeReport(bufferedNs, bufferedBytes, bytesReceived) {
+  const { buffer, view } = frame(Type.REPORT, 24);
+  view.setBigInt64(8, i64(notNegative(bufferedNs, 'bufferedNs'), 'bufferedNs'));
+  view.setBigInt64(16, i64(notNegative(bufferedBytes, 'bufferedBytes'), 'bufferedBytes'));
+  view.setBigInt64(24, i64(notNegative(bytesReceived, 'bytesReceived'), 'bytesReceived'));
+  return buffer;
+}
+
+class Payload {
+  constructor(buffer, type) {
+    this.view = new DataView(buffer, HEADER_LENGTH);
+    this.bytes = new Uint8Array(buffer, HEADER_LENGTH);
+    this.at = 0;
+    this.type = TYPE_NAMES[type];
+  }
+
+  need(count, field) {
+    if (this.at + count > this.view.byteLength) {
+      throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${this.type}: ${field} runs past the payload's end`);
+    }
+  }
+
+  u8(field) {
+    this.need(1, field);
+    return this.view.getUint8(this.at++);
+  }
+
+  u16(field) {
+    this.need(2, field);
+    const value = this.view.getUint16(this.at);
+    this.at += 2;
+    return value;
+  }
+
+  i32(field) {
+    this.need(4, field);
+    const value = this.view.getInt32(this.at);
+    this.at += 4;
+    return value;
+  }
+
+  i64(field) {
+    this.need(8, field);
+    const value = this.view.getBigInt64(this.at);
+    this.at += 8;
+    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+      throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${this.type}: ${field} ${value} is out of range`);
+    }
+    return Number(value);
+  }
+
+  notNegative(value, field) {
+    if (value < 0) {
+      throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${this.type}: ${field} is negative (${value})`);
+    }
+    return value;
+  }
+
+  string(field) {
+    const length = this.u16(field);
+    this.need(length, field);
+    const bytes = this.bytes.subarray(this.at, this.at + length);
+    this.at += length;
+    try {
+      return STRICT_UTF8.decode(bytes);
+    } catch {
+      throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${this.type}: ${field} is not valid UTF-8`);
+    }
+  }
+
+  blob(field) {
+    this.need(4, field);
+    const length = this.view.getUint32(this.at);
+    this.at += 4;
+    this.need(length, field);
+    const bytes = this.bytes.slice(this.at, this.at + length);
+    this.at += length;
+    return bytes;
+  }
+
+  end() {
+    if (this.at !== this.view.byteLength) {
+      throw new ProtocolError(ErrorCode.MALFORMED_FRAME,
+        `${this.type}: ${this.view.byteLength - this.at} bytes after the payload's last field`);
+    }
+  }
+}
+
+/**
+ * Decodes one server frame, a whole WebSocket message. Checks the header in the order the
+ * specification gives (magic, version, type, flags, length) and every field; a fault throws
+ * ProtocolError. A DATA frame's fragment is a view of the message's bytes, not a copy.
+ */
+export function decode(buffer) {
+  if (!(buffer instanceof ArrayBuffer)) {
+    throw new ProtocolError(ErrorCode.MALFORMED_FRAME, 'a frame comes as a binary message');
+  }
+  if (buffer.byteLength < HEADER_LENGTH) {
+    throw new ProtocolError(ErrorCode.TRUNCATED_FRAME, `a message of ${buffer.byteLength} bytes holds no whole header`);
+  }
+  const view = new DataView(buffer);
+  const magic = view.getUint8(0);
+  if (magic !== MAGIC) {
+    throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `bad magic 0x${magic.toString(16)}`);
+  }
+  const version = view.getUint8(1);
+  if (version !== VERSION) {
+    throw new ProtocolError(ErrorCode.UNSUPPORTED_VERSION, `the server speaks version ${version}; this player speaks 1`);
+  }
+  const type = view.getUint8(2);
+  if (TYPE_NAMES[type] === undefined) {
+    throw new ProtocolError(ErrorCode.UNKNOWN_FRAME_TYPE, `unknown frame type 0x${type.toString(16)}`);
+  }
+  if ((type & 0x80) === 0) {
+    throw new ProtocolError(ErrorCode.UNEXPECTED_FRAME, `a server does not send ${TYPE_NAMES[type]}`);
+  }
+  const flags = view.getUint8(3);
+  if ((flags & ~(type === Type.DATA ? DISCONTINUITY : 0)) !== 0) {
+    throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${TYPE_NAMES[type]}: reserved flags 0x${flags.toString(16)} set`);
+  }
+  const length = view.getUint32(4);
+  if (length > MAX_PAYLOAD) {
+    throw new ProtocolError(ErrorCode.FRAME_TOO_LARGE, `a payload of ${length} bytes is past the 16 MiB maximum`);
+  }
+  if (buffer.byteLength < HEADER_LENGTH + length) {
+    throw new ProtocolError(ErrorCode.TRUNCATED_FRAME, `${TYPE_NAMES[type]}: the message ends inside the frame`);
+  }
+  if (buffer.byteLength > HEADER_LENGTH + length) {
+    throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${TYPE_NAMES[type]}: bytes after the frame in its message`);
+  }
+  const p = new Payload(buffer, type);
+  switch (type) {
+    case Type.ACCEPT: {
+      const streamId = p.i64('streamId');
+      const fragmentDurationNs = p.i64('fragmentDurationNs');
+      if (fragmentDurationNs <= 0) {
+        throw new ProtocolError(ErrorCode.MALFORMED_FRAME, 'ACCEPT: fragmentDurationNs must be positive');
+      }
+      const bitsPerSecond = p.notNegative(p.i64('bitsPerSecond'), 'bitsPerSecond');
+      const codecs = p.string('codecs');
+      const initSegment = p.blob('initSegment');
+      p.end();
+      return { type: 'ACCEPT', streamId, fragmentDurationNs, bitsPerSecond, codecs, initSegment };
+    }
+    case Type.REJECT: {
+      const reason = p.u8('reason');
+      if (RejectReason[reason] === undefined) {
+        throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `REJECT: unknown reason ${reason}`);
+      }
+      const retryAfterSeconds = p.notNegative(p.i32('retryAfterSeconds'), 'retryAfterSeconds');
+      const message = p.string('message');
+      p.end();
+      return { type: 'REJECT', reason, reasonName: RejectReason[reason].name, retryAfterSeconds, message };
+    }
+    case Type.DATA: {
+      const sequence = p.notNegative(p.i64('sequence'), 'sequence');
+      const fragmentIndex = p.notNegative(p.i64('fragmentIndex'), 'fragmentIndex');
+      const presentationNs = p.i64('presentationNs');
+      const deadlineNs = p.i64('deadlineNs');
+      p.need(0, 'fragment');
+      const fragment = new Uint8Array(buffer, HEADER_LENGTH + DATA_PREFIX_LENGTH);
+      return {
+        type: 'DATA', sequence, fragmentIndex, presentationNs, deadlineNs,
+        discontinuity: (flags & DISCONTINUITY) !== 0, fragment,
+      };
+    }
+    case Type.ERROR: {
+      const code = p.u16('code');
+      const message = p.string('message');
+      p.end();
+      return { type: 'ERROR', code, codeName: errorName(code), message };
+    }
+    case Type.END:
+      p.end();
+      return { type: 'END' };
+    default:
+      throw new ProtocolError(ErrorCode.UNKNOWN_FRAME_TYPE, `unknown frame type 0x${type.toString(16)}`);
+  }
+}

@@ -1,0 +1,58 @@
+package io.rondo.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.content.model.Fragment;
+import io.rondo.content.model.MediaIndex;
+import io.rondo.content.model.MediaObject;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the web player needs to know of an object before it opens a stream, as JSON at
+ * {@code /player/info/NAME}: ACCEPT carries the codecs and the init segment, but not the duration
+ * (for the seek bar) nor the fragment sizes (for the client profile it declares).
+ *
+ * <pre>{@code
+ * {"name":"/videos/a.webm","kind":"continuous","mimeType":"video/webm","mseType":"video/webm; codecs=\"vp9,opus\"",
+ *  "size":171183,"etag":"\"...\"","durationNs":6000000000,"fragments":6,"bitsPerSecond":228244,
+ *  "peakBitsPerSecond":263040,"peakFragmentBytes":32880,"streamPath":"/stream"}
+ * }</pre>
+ */
+final class MediaInfo {
+
+    /** Where the info of object {@code /a/b} is: {@code /player/info/a/b}. */
+    static final String PREFIX = "/player/info/";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private MediaInfo() {
+    }
+
+    static byte[] render(MediaObject object) {
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("name", object.name());
+        info.put("kind", object.media() == null ? "discrete" : "continuous");
+        info.put("mimeType", object.mimeType());
+        MediaIndex media = object.media();
+        if (media != null) {
+            info.put("mseType", media.mseType());
+        }
+        info.put("size", object.size());
+        info.put("etag", object.etag());
+        if (media != null) {
+            info.put("durationNs", media.durationNs());
+            info.put("fragments", media.fragments().size());
+            info.put("bitsPerSecond", media.averageBitRate());
+            info.put("peakBitsPerSecond", media.peakBitRate());
+            info.put("peakFragmentBytes", media.fragments().stream().mapToLong(Fragment::length).max().orElse(0));
+            info.put("streamPath", HttpInitializer.STREAM_PATH);
+        }
+        try {
+            return JSON.writeValueAsBytes(info);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an object's info could not be written as JSON", e);
+        }
+    }
+}
