@@ -297,6 +297,54 @@ class StreamServeTest {
         assertArrayEquals(clip, play(), "with the first stream over, the next is admitted");
     }
 
+    /** papers/004 Section 2.3: a client declares what it can take; one that cannot take this clip is told why. */
+    @Test
+    void aClientProfileTooSmallForTheClipIsRefusedWithTheReasonAndTheConnectionStaysUsable() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            StreamRejectedException smallBuffer = assertThrows(StreamRejectedException.class,
+                () -> client.open("/clip.webm", 0, new ClientProfile(4L << 20, 10_000)));
+            assertEquals(RejectReason.CLIENT_PROFILE, smallBuffer.reject().reason());
+            assertEquals(0, smallBuffer.reject().retryAfterSeconds(), "retrying with the same profile cannot help");
+            String why = smallBuffer.reject().message();
+            assertTrue(why.contains("buffer of 10000 bytes"), why);
+            StreamRejectedException slow = assertThrows(StreamRejectedException.class,
+                () -> client.open("/clip.webm", 0, new ClientProfile(10_000, 8L << 20)));
+            assertEquals(RejectReason.CLIENT_PROFILE, slow.reject().reason());
+            assertTrue(slow.reject().message().contains("rate of 10000 bytes/s"), slow.reject().message());
+            assertEquals(0, streams.admission().admittedStreams(), "a refused profile takes no admission");
+
+            Accept accept = client.open("/clip.webm", 0, PROFILE);
+            assertTrue(accept.streamId() > 0, "after a REJECT the connection takes another OPEN");
+        }
+        awaitQuiet();
+    }
+
+    /**
+     * A SEEK is answered by the new position's fragment read at once, due one round after the
+     * SEEK, not by the next round's read, due two rounds after that round starts.
+     */
+    @Test
+    void aSeekIsAnsweredByAFragmentReadAtOnce() throws Exception {
+        serve(AdmissionConfig.defaults());
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            client.open("/clip.webm", 0, PROFILE);
+            long acceptedAt = System.nanoTime();
+            assertEquals(0, client.nextData().fragmentIndex());
+            long seekAtNs = System.nanoTime() - acceptedAt;
+            client.seek(4_000_000_000L);
+            Data answer = client.nextData();
+            while (!answer.discontinuity()) {
+                answer = client.nextData();
+            }
+            assertEquals(4, answer.fragmentIndex(), "the fragment holding 4 s");
+            long dueAfterSeekNs = answer.deadlineNs() - seekAtNs;
+            assertTrue(dueAfterSeekNs <= 1_500_000_000L, "due about one round after the SEEK, not two or more: "
+                + dueAfterSeekNs / 1e6 + " ms");
+        }
+        awaitQuiet();
+    }
+
     @Test
     void aClientThatLeavesMidStreamGivesBackItsBuffersAndItsAdmission() throws Exception {
         serve(AdmissionConfig.defaults());
