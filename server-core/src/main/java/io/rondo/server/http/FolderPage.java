@@ -30,7 +30,9 @@ final class FolderPage {
             .append("table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .6rem;")
             .append("border-bottom:1px solid #e4e4e4}td.n{text-align:right;font-variant-numeric:tabular-nums}\n")
             .append("a{color:#0b57d0;text-decoration:none}a:hover{text-decoration:underline}.k{color:#666}\n")
-            .append("a.f{font-size:.8em;color:#666;margin-left:.4rem}\n")
+            .append("a.f{font-size:.8em;color:#666;margin-left:.4rem}td{overflow-wrap:anywhere}\n")
+            .append("@media(max-width:40rem){h1{font-size:1.4rem}th:nth-child(4),td:nth-child(4){display:none}")
+            .append("th,td{padding:.35rem .3rem}body{margin-top:.8rem}}\n")
             .append("</style>\n</head>\n<body>\n<h1>").append(breadcrumbs(folder)).append("</h1>\n");
         if (entries.isEmpty()) {
             page.append("<p>This folder is empty. Add files with <code>./rondo ingest FILE</code>.</p>\n");
