@@ -207,6 +207,37 @@ class PlayerBrowserTest {
 
     @Test
     @Order(4)
+    void thePlayButtonPausesTheStreamOnTheServerAndResumesIt() throws Exception {
+        browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F"));
+        awaitState("playing");
+        browser.findElement(By.id("play")).click();
+        awaitState("paused");
+        assertTrue(playerLog().contains("PAUSE"), "the server is told to stop sending:\n" + playerLog());
+        double pausedAt = currentTime();
+        new WebDriverWait(browser, Duration.ofSeconds(3)).until(d -> rondo.streams.activeStreams() == 1);
+        screenshot("webm-paused");
+        browser.findElement(By.id("play")).click();
+        awaitState("playing");
+        assertTrue(playerLog().contains("RESUME"), "the server is told to go on:\n" + playerLog());
+        assertTrue(currentTime() >= pausedAt, "playing goes on from where it paused");
+        assertPlaysSmoothly("the WebM clip after a pause");
+    }
+
+    @Test
+    @Order(5)
+    void aClientProfileTooSmallForTheClipIsRefusedWithoutARetry() {
+        browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F") + "&rate=1k&buffer=1k");
+        awaitState("rejected");
+        assertEquals("The server cannot play this", text("overlay-title"));
+        assertTrue(text("overlay-text").contains("too small for this clip"), text("overlay-text"));
+        assertTrue(text("overlay-detail").contains("buffer of 1024 bytes"), text("overlay-detail"));
+        assertEquals("", text("overlay-countdown"), "no countdown: retrying cannot help");
+        assertTrue(browser.findElement(By.id("overlay-retry")).getAttribute("hidden") != null, "no retry offered");
+        assertEquals("1 kB/s, 1.0 KiB buffer (set by the address)", text("stat-profile"));
+    }
+
+    @Test
+    @Order(6)
     void aFragmentedMp4ClipPlaysWhereTheBrowserDecodesH264() throws Exception {
         browser.get(base() + "/player/?src=" + MP4.replace("/", "%2F"));
         boolean h264 = (Boolean) browser.executeScript(
@@ -224,7 +255,7 @@ class PlayerBrowserTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void aFullServerIsShownWithItsReasonAndACountdownAndARetryThenPlays() throws Exception {
         browser.get("about:blank");
         rondo.awaitQuiet(Duration.ofSeconds(10));

@@ -91,6 +91,7 @@ class Player {
     this.received = [];
     this.stats = { bytes: 0, fragments: 0, glitches: 0, stalls: 0, streams: 0 };
     this.lastData = null;
+    this.streamBytes = 0;
     this.openSentAt = 0;
     this.acceptAt = 0;
     this.latency = null;
@@ -231,6 +232,7 @@ class Player {
     this.endOfStreamCalled = false;
     this.pausedOnServer = false;
     this.lastData = null;
+    this.streamBytes = 0;
     this.setState('connecting');
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${this.info.streamPath}`;
     const socket = new WebSocket(url);
@@ -342,6 +344,7 @@ class Player {
   }
 
   onData(data) {
+    this.streamBytes += data.fragment.byteLength;
     if (data.discontinuity) {
       this.discontinuitiesSeen++;
     }
@@ -389,7 +392,7 @@ class Player {
       const ahead = this.bufferedAhead();
       const from = this.video.currentTime * 1e9 - (this.accept ? this.accept.fragmentDurationNs : 0);
       const heldBytes = this.fragments.filter((f) => f.startNs >= from).reduce((sum, f) => sum + f.bytes, 0);
-      this.send(P.encodeReport(Math.round(ahead * 1e9), heldBytes, this.stats.bytes));
+      this.send(P.encodeReport(Math.round(ahead * 1e9), heldBytes, this.streamBytes));
     }, REPORT_MS);
   }
 
