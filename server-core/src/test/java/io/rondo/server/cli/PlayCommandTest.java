@@ -1,0 +1,498 @@
+package io.rondo.server.cli;
+
+import io.rondo.client.StreamClient;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Data;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code rondo play} as a person runs it: against a real server on loopback (emulated paper disks,
+ * 1 s rounds) for what arrives and how it ends, and with a stepped clock for what the progress line
+ * and the summary say.
+ */
+class PlayCommandTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    @TempDir
+    Path temp;
+
+    private final StringWriter stdout = new StringWriter();
+    private final StringWriter stderr = new StringWriter();
+    private Library library;
+    private DiskRuntime disks;
+    private StreamServer streams;
+    private byte[] clip;
+    private ExecutorService background;
+
+    private void serve() throws Exception {
+        serve(AdmissionConfig.defaults());
+    }
+
+    private void serve(AdmissionConfig admission) throws Exception {
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
+            clip = in.readAllBytes();
+        }
+        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("c.webm"), clip), "/clip.webm", null, 0),
+            c -> { });
+        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), SECOND, 64L << 20, true,
+            DiskIo.best(), Function.identity());
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
+        disks.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (background != null) {
+            background.shutdownNow();
+        }
+        if (streams != null) {
+            streams.close();
+        }
+        if (disks != null) {
+            disks.close();
+        }
+        if (library != null) {
+            library.close();
+        }
+    }
+
+    private String url(String name) {
+        return "rondo://127.0.0.1:" + streams.address().getPort() + "/" + name;
+    }
+
+    private int rondo(String... args) {
+        return RondoCommand.execute(args, new PrintWriter(stdout, true), new PrintWriter(stderr, true));
+    }
+
+    private long initLength() {
+        return library.store().catalog().byName("/clip.webm").orElseThrow().media().init().length();
+    }
+
+    private int fragmentCount() {
+        return library.store().catalog().byName("/clip.webm").orElseThrow().media().fragments().size();
+    }
+
+    /** Waits (bounded) until the partial file holds the init segment and at least one fragment. */
+    private void awaitFirstFragment(Path part) throws Exception {
+        long deadline = System.nanoTime() + 20 * SECOND;
+        while (!(Files.exists(part) && Files.size(part) > initLength())) {
+            assertTrue(System.nanoTime() - deadline < 0, "a fragment within 20 s");
+            Thread.sleep(10);
+        }
+    }
+
+    /** Waits (bounded) until the server has let go of every stream. */
+    private void awaitServerQuiet() throws InterruptedException {
+        long deadline = System.nanoTime() + 5 * SECOND;
+        while ((streams.activeStreams() > 0 || streams.admission().admittedStreams() > 0)
+            && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, streams.activeStreams(), "the server ended the stream");
+        assertEquals(0, streams.admission().admittedStreams(), "the stream's admission was released");
+    }
+
+    private static void assertOneLineWithoutStackTrace(String errors) {
+        assertEquals(1, errors.strip().lines().count(), "one line: " + errors);
+        assertFalse(errors.contains("\tat ") || errors.contains("Exception"), "no stack trace: " + errors);
+    }
+
+    @Test
+    void playsTheClipToAFileByteForByteAndSaysHowItEnded() throws Exception {
+        serve();
+        Path out = temp.resolve("out.webm");
+
+        int exit = rondo("play", url("clip.webm"), "-o", out.toString());
+
+        assertEquals(0, exit, stderr.toString());
+        assertArrayEquals(clip, Files.readAllBytes(out), "the init segment and every fragment are the object");
+        assertTrue(Files.notExists(temp.resolve("out.webm.part")), "the partial file was renamed");
+        String errors = stderr.toString();
+        assertTrue(errors.contains("rondo play: the stream ended: "), errors);
+        assertTrue(errors.contains(fragmentCount() + " fragments"), errors);
+        assertTrue(errors.contains("wrote " + out), errors);
+        assertTrue(stdout.toString().isEmpty(), "nothing on standard output but media: " + stdout);
+    }
+
+    @Test
+    void aStreamOverAnExistingFileReplacesItOnlyWhenWhole() throws Exception {
+        serve();
+        Path out = temp.resolve("out.webm");
+        Files.writeString(out, "an older recording");
+
+        assertEquals(3, rondo("play", url("nothing.webm"), "-o", out.toString(), "-q"));
+        assertEquals("an older recording", Files.readString(out), "a refused stream leaves the old file alone");
+
+        assertEquals(0, rondo("play", url("clip.webm"), "-o", out.toString(), "-q"), stderr.toString());
+        assertArrayEquals(clip, Files.readAllBytes(out));
+        assertTrue(stderr.toString().lines().noneMatch(line -> line.contains("stream ended")),
+            "--quiet prints no summary: " + stderr);
+    }
+
+    @Test
+    void aMissingObjectIsRefusedWithTheReasonAndLeavesNoFile() throws Exception {
+        serve();
+        Path out = temp.resolve("missing.webm");
+
+        int exit = rondo("play", url("nothing.webm"), "-o", out.toString());
+
+        assertEquals(3, exit);
+        String errors = stderr.toString();
+        assertTrue(errors.contains("refused the stream of nothing.webm: NOT_FOUND"), errors);
+        assertTrue(errors.contains("no object is named"), errors);
+        assertFalse(errors.contains("retry in"), "retrying cannot find it: " + errors);
+        assertOneLineWithoutStackTrace(errors);
+        assertTrue(Files.notExists(out), "no file for a stream that never started");
+        assertTrue(Files.notExists(temp.resolve("missing.webm.part")), "and no partial file");
+    }
+
+    /** With room for one stream per round and one playing, the next is refused for disk time, with a retry-after. */
+    @Test
+    void aBusyServerSaysWhenToRetry() throws Exception {
+        serve(AdmissionConfig.defaults().withDiscreteReserve(0.975));
+        Path out = temp.resolve("busy.webm");
+        try (StreamClient first = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            first.open("clip.webm", 0, new ClientProfile(4L << 20, 8L << 20));
+
+            int exit = rondo("play", url("clip.webm"), "-o", out.toString());
+
+            assertEquals(3, exit);
+            String errors = stderr.toString();
+            assertTrue(errors.startsWith("rondo play: the server refused the stream of clip.webm: DISK_TIME"), errors);
+            assertTrue(Pattern.compile("; retry in [1-9][0-9]* s$").matcher(errors.strip()).find(), errors);
+            assertOneLineWithoutStackTrace(errors);
+            assertTrue(Files.notExists(out));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://127.0.0.1:8554/clip.webm", "rondo://127.0.0.1/clip.webm",
+        "rondo://127.0.0.1:8554/", "rondo://127.0.0.1:70000/clip.webm", "clip.webm", "rondo://[oops/clip.webm"})
+    void aBadUrlIsOneLineWithoutAStackTrace(String bad) {
+        int exit = rondo("play", bad, "-o", temp.resolve("out.webm").toString());
+
+        assertEquals(2, exit);
+        String expected = "rondo play: the URL must be rondo://HOST:PORT/NAME, was '" + bad + "'";
+        assertTrue(stderr.toString().startsWith(expected), stderr.toString());
+        assertOneLineWithoutStackTrace(stderr.toString());
+        assertTrue(Files.notExists(temp.resolve("out.webm.part")));
+    }
+
+    @Test
+    void badOptionsAreRefusedInOneLine() {
+        Path out = temp.resolve("out.webm");
+        for (String start : new String[] {"-1", "soon", "NaN"}) {
+            assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString(), "--start", start));
+            assertTrue(stderr.toString().contains("--start must be a number of seconds, 0 or more, was '" + start),
+                stderr.toString());
+            assertOneLineWithoutStackTrace(stderr.toString());
+            stderr.getBuffer().setLength(0);
+        }
+
+        assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString(), "--max-rate", "fast"));
+        assertTrue(stderr.toString().contains("--max-rate must be a positive size"), stderr.toString());
+        assertOneLineWithoutStackTrace(stderr.toString());
+    }
+
+    @Test
+    void anOutputThatCannotBeWrittenIsRefusedBeforeConnecting() {
+        Path out = temp.resolve("no-such-folder").resolve("out.webm");
+
+        int exit = rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString());
+
+        assertEquals(2, exit, "a usage error, not a connection failure: " + stderr);
+        assertTrue(stderr.toString().contains("cannot write " + out + ": the folder"), stderr.toString());
+        assertTrue(stderr.toString().contains("does not exist"), stderr.toString());
+        assertOneLineWithoutStackTrace(stderr.toString());
+
+        stderr.getBuffer().setLength(0);
+        assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", temp.toString()));
+        assertTrue(stderr.toString().contains("it is a folder"), stderr.toString());
+    }
+
+    @Test
+    void aServerThatIsNotListeningIsNamed() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Path out = temp.resolve("out.webm");
+
+        int exit = rondo("play", "rondo://127.0.0.1:" + port + "/clip.webm", "-o", out.toString());
+
+        assertEquals(4, exit);
+        assertTrue(stderr.toString().startsWith("rondo play: cannot connect to 127.0.0.1:" + port + ": "),
+            stderr.toString());
+        assertTrue(stderr.toString().contains("is rondo serve running there"), stderr.toString());
+        assertOneLineWithoutStackTrace(stderr.toString());
+        assertTrue(Files.notExists(out));
+        assertTrue(Files.notExists(temp.resolve("out.webm.part")));
+    }
+
+    @Test
+    void aServerErrorMidStreamExits4AndDeletesThePartialFile() throws Exception {
+        serve();
+        Path out = temp.resolve("out.webm");
+        Path part = temp.resolve("out.webm.part");
+        background = Executors.newSingleThreadExecutor();
+        Future<Integer> exit = background.submit(() -> rondo("play", url("clip.webm"), "-o", out.toString(), "-q"));
+        awaitFirstFragment(part);
+
+        streams.endStreams();
+
+        assertEquals(4, exit.get(20, TimeUnit.SECONDS), stderr.toString());
+        String errors = stderr.toString();
+        assertTrue(errors.contains("rondo play: the server ended the stream after "), errors);
+        assertTrue(errors.contains("shutting down"), errors);
+        assertTrue(errors.contains("rondo play: deleted " + part), errors);
+        assertFalse(errors.contains("\tat "), errors);
+        assertTrue(Files.notExists(part), "the incomplete stream is not left behind");
+        assertTrue(Files.notExists(out), "and never pretends to be the media");
+    }
+
+    /** What the shutdown hook does on Ctrl-C, called as the hook calls it. */
+    @Test
+    void ctrlCClosesTheStreamKeepsWhatArrivedAndExits130() throws Exception {
+        serve();
+        Path out = temp.resolve("out.webm");
+        Path part = temp.resolve("out.webm.part");
+        PlayCommand play = new PlayCommand(System::nanoTime, () -> false);
+        CommandLine line = new CommandLine(play);
+        line.setErr(new PrintWriter(stderr, true));
+        background = Executors.newSingleThreadExecutor();
+        Future<Integer> exit = background.submit(() -> line.execute(url("clip.webm"), "-o", out.toString()));
+        awaitFirstFragment(part);
+
+        long stoppingNs = System.nanoTime();
+        play.stop();
+
+        assertTrue(System.nanoTime() - stoppingNs < PlayCommand.STOP_WAIT_NS, "the hook did not wait it out");
+        assertEquals(130, exit.get(5, TimeUnit.SECONDS), stderr.toString());
+        byte[] kept = Files.readAllBytes(part);
+        assertTrue(kept.length > initLength(), "the init segment and what arrived after it");
+        assertArrayEquals(Arrays.copyOf(clip, kept.length), kept, "what arrived is the start of the object");
+        assertTrue(Files.notExists(out), "an interrupted stream is not the media");
+        String errors = stderr.toString();
+        assertTrue(errors.contains("rondo play: interrupted: "), errors);
+        assertTrue(errors.contains("kept the " + kept.length + " bytes that arrived in " + part), errors);
+        assertFalse(errors.contains("\tat "), errors);
+        awaitServerQuiet();
+    }
+
+    /** A server that took the connection and never answers OPEN cannot hold Ctrl-C up. */
+    @Test
+    void ctrlCDoesNotWaitForAServerThatNeverAnswers() throws Exception {
+        Path out = temp.resolve("out.webm");
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            PlayCommand play = new PlayCommand(System::nanoTime, () -> false);
+            CommandLine line = new CommandLine(play);
+            line.setErr(new PrintWriter(stderr, true));
+            background = Executors.newFixedThreadPool(2);
+            Future<Socket> accepted = background.submit(silent::accept);
+            Future<Integer> exit = background.submit(() -> line.execute(
+                "rondo://127.0.0.1:" + silent.getLocalPort() + "/clip.webm", "-o", out.toString()));
+            try (Socket connection = accepted.get(10, TimeUnit.SECONDS)) {
+                long stoppingNs = System.nanoTime();
+                play.stop();
+
+                assertTrue(System.nanoTime() - stoppingNs < PlayCommand.STOP_WAIT_NS, "the hook did not wait it out");
+                assertEquals(130, exit.get(5, TimeUnit.SECONDS), stderr.toString());
+                connection.setSoTimeout(5_000);
+                byte[] sent = connection.getInputStream().readAllBytes();
+                assertArrayEquals(new byte[] {0x52, 0x01, 0x01}, Arrays.copyOf(sent, 3),
+                    "an OPEN, then the connection closed (a read to its end)");
+            }
+        }
+        assertTrue(stderr.toString().contains("rondo play: interrupted before the stream started"), stderr.toString());
+        assertTrue(Files.notExists(out) && Files.notExists(temp.resolve("out.webm.part")), "nothing arrived: no file");
+    }
+
+    /** With a clock that runs an hour per reading, every DATA arrives past its deadline: each is a glitch. */
+    @Test
+    void fragmentsThatArriveAfterTheirDeadlineAreCountedAsGlitches() throws Exception {
+        serve();
+        AtomicLong clock = new AtomicLong();
+        PlayCommand play = new PlayCommand(() -> clock.addAndGet(3600 * SECOND), () -> false);
+        CommandLine line = new CommandLine(play);
+        line.setErr(new PrintWriter(stderr, true));
+
+        int exit = line.execute(url("clip.webm"), "-o", temp.resolve("late.webm").toString());
+
+        assertEquals(0, exit, stderr.toString());
+        assertTrue(stderr.toString().contains(fragmentCount() + " glitches"), stderr.toString());
+    }
+
+    @Test
+    void theHelpListsTheExitCodesAndThePartialFile() {
+        assertEquals(0, rondo("play", "--help"));
+        String help = stdout.toString();
+        assertTrue(help.contains("Exit codes:"), help);
+        for (String code : new String[] {"0", "1", "2", "3", "4", "130"}) {
+            assertTrue(help.lines().anyMatch(l -> l.strip().startsWith(code + " ")), "exit code " + code + ": " + help);
+        }
+        assertTrue(help.contains("FILE.part"), help);
+    }
+
+    // The meter and the printer, stepped by hand: a 1 s fragment, 1 MB/s, a 1000-byte init segment.
+
+    private static PlayCommand.PlaybackMeter meter() {
+        return new PlayCommand.PlaybackMeter(SECOND, 8_000_000, 1000, 10 * SECOND);
+    }
+
+    private static Data data(long index, long deadlineNs, int bytes) {
+        return new Data(index, index, index * SECOND, deadlineNs, false, ByteBuffer.allocate(bytes));
+    }
+
+    @Test
+    void aFragmentIsAGlitchOnlyWhenItArrivesPastItsDeadlineOnTheStreamClock() {
+        PlayCommand.PlaybackMeter meter = meter();
+
+        assertFalse(meter.received(data(0, SECOND, 10), 10 * SECOND + SECOND), "at the deadline is on time");
+        assertTrue(meter.received(data(1, 2 * SECOND, 10), 10 * SECOND + 2 * SECOND + 1), "1 ns past it is late");
+        assertFalse(meter.received(data(2, 3 * SECOND, 10), 10 * SECOND + 3 * SECOND - 1));
+
+        assertEquals(1, meter.glitches());
+    }
+
+    @Test
+    void theBufferIsMediaWrittenAheadOfRealTimePlaybackFromTheFirstFragment() {
+        PlayCommand.PlaybackMeter meter = meter();
+        long first = 11 * SECOND;
+        meter.received(data(0, SECOND, 1000), first);
+        meter.received(data(1, 2 * SECOND, 1000), first + SECOND / 10);
+        meter.received(data(2, 3 * SECOND, 1000), first + SECOND / 5);
+
+        assertEquals(3 * SECOND - SECOND / 5, meter.bufferedNs(first + SECOND / 5), "3 s written, 0.2 s played");
+        assertEquals(2_800_000, meter.bufferedBytes(first + SECOND / 5), "2.8 s at 1 MB/s");
+        assertEquals(SECOND, meter.bufferedNs(first + 2 * SECOND));
+        assertEquals(0, meter.bufferedNs(first + 5 * SECOND), "playback has caught up: an empty buffer, never less");
+        assertEquals(0, meter().bufferedNs(first), "nothing is buffered before the first fragment");
+    }
+
+    @Test
+    void theRateCountsOnlyTheLastFewSeconds() {
+        PlayCommand.PlaybackMeter meter = meter();
+        meter.received(data(0, SECOND, 9_000_000), 10 * SECOND + SECOND / 100);
+        assertEquals(9_000_000, meter.bytesPerSecond(10 * SECOND + SECOND / 100),
+            "a fragment just after ACCEPT is 9 MB in the last second, not 900 MB/s");
+        for (int i = 1; i <= 4; i++) {
+            meter.received(data(i, (i + 1) * SECOND, 1_200_000), (10 + i) * SECOND);
+        }
+
+        assertEquals(1_200_000, meter.bytesPerSecond(14 * SECOND), "the 9 MB burst at ACCEPT is out of the window");
+        assertEquals("1.2 MB/s", PlayCommand.rate(meter.bytesPerSecond(14 * SECOND)));
+        assertEquals(900_000, meter.bytesPerSecond(15 * SECOND), "nothing arrived in the last second");
+    }
+
+    @Test
+    void sizesAndRatesAreInUnitsForPeople() {
+        assertEquals("0 B", PlayCommand.human(0));
+        assertEquals("999 B", PlayCommand.human(999));
+        assertEquals("1.0 kB", PlayCommand.human(1000));
+        assertEquals("171.2 kB", PlayCommand.human(171_183));
+        assertEquals("1.0 MB", PlayCommand.human(999_999));
+        assertEquals("2.5 GB/s", PlayCommand.rate(2_500_000_000L));
+    }
+
+    @Test
+    void theProgressLineAndTheSummarySayPositionBufferRateGlitchesAndBytes() {
+        PlayCommand.PlaybackMeter meter = meter();
+        meter.received(data(0, SECOND, 500_000), 11 * SECOND);
+        meter.received(data(1, 2 * SECOND, 500_000), 12 * SECOND + SECOND / 2);
+
+        assertEquals("rondo play: 2.0 s (2 fragments), buffer 0.5 s, 400.0 kB/s, 1 glitch, 1.0 MB",
+            meter.progressLine(12 * SECOND + SECOND / 2));
+        assertEquals("rondo play: the stream ended: 2.0 s (2 fragments), 1.0 MB in 5.0 s (200.2 kB/s), 1 glitch",
+            meter.summary("the stream ended", 15 * SECOND));
+    }
+
+    @Test
+    void onATerminalTheLineIsRedrawnInPlaceAtMostFourTimesASecond() {
+        StringWriter err = new StringWriter();
+        PlayCommand.ProgressPrinter printer = new PlayCommand.ProgressPrinter(new PrintWriter(err), false, true);
+        PlayCommand.PlaybackMeter meter = meter();
+        meter.received(data(0, SECOND, 123_456), 10 * SECOND);
+
+        printer.update(meter, 10 * SECOND);
+        printer.update(meter, 10 * SECOND + PlayCommand.ProgressPrinter.REDRAW_NS - 1);
+        printer.update(meter, 10 * SECOND + PlayCommand.ProgressPrinter.REDRAW_NS);
+        printer.end("done");
+
+        String[] draws = err.toString().split("\r", -1);
+        assertEquals(4, draws.length, "two redraws and the summary over them: " + err);
+        assertTrue(draws[1].startsWith("rondo play: 1.0 s (1 fragment)"), draws[1]);
+        assertFalse(draws[1].contains("\n"), "redrawn in place, not a new line");
+        assertEquals("done" + " ".repeat(draws[2].length() - 4) + System.lineSeparator(), draws[3],
+            "the summary blanks out what is left of the progress line");
+    }
+
+    @Test
+    void inALogALineIsPrintedEveryFewSecondsWithoutCarriageReturns() {
+        StringWriter err = new StringWriter();
+        PlayCommand.ProgressPrinter printer = new PlayCommand.ProgressPrinter(new PrintWriter(err), false, false);
+        PlayCommand.PlaybackMeter meter = meter();
+        meter.received(data(0, SECOND, 100), 10 * SECOND);
+
+        for (long t = 0; t <= PlayCommand.ProgressPrinter.LOG_LINE_NS; t += SECOND) {
+            printer.update(meter, 10 * SECOND + t);
+        }
+        printer.fail("rondo play: it broke");
+
+        assertFalse(err.toString().contains("\r"), err.toString());
+        assertEquals(3, err.toString().lines().count(), "at 0 s and 5 s, then the failure: " + err);
+    }
+
+    @Test
+    void quietPrintsNoProgressAndNoSummaryButStillExplainsFailures() {
+        StringWriter err = new StringWriter();
+        PlayCommand.ProgressPrinter printer = new PlayCommand.ProgressPrinter(new PrintWriter(err), true, true);
+        PlayCommand.PlaybackMeter meter = meter();
+        meter.received(data(0, SECOND, 100), 10 * SECOND);
+
+        printer.update(meter, 10 * SECOND);
+        printer.end("rondo play: the stream ended");
+        printer.fail("rondo play: it broke");
+
+        assertEquals("rondo play: it broke" + System.lineSeparator(), err.toString());
+    }
+}
