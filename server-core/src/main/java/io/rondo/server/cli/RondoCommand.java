@@ -28,6 +28,13 @@ public final class RondoCommand implements Runnable {
         CommandLine commandLine = new CommandLine(new RondoCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((exception, arguments) -> {
+            CommandLine line = exception.getCommandLine();
+            String command = line.getCommandSpec().qualifiedName();
+            line.getErr().println(command + ": " + exception.getMessage());
+            line.getErr().println("Try '" + command + " --help' for what it takes.");
+            return CommandLine.ExitCode.USAGE;
+        });
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             if (exception instanceof IllegalArgumentException || exception instanceof java.io.UncheckedIOException) {
                 line.getErr().println(line.getCommandName() + ": " + exception.getMessage());

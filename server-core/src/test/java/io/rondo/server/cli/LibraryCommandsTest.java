@@ -109,4 +109,23 @@ class LibraryCommandsTest {
         assertTrue(stderr.toString().contains("no object is named /nothing.txt"), stderr.toString());
         assertFalse(stderr.toString().contains("\tat "), stderr.toString());
     }
+
+    @Test
+    void thePlayersFolderIsRondosOwn() throws Exception {
+        Path data = temp.resolve("d");
+        Path text = Files.writeString(temp.resolve("a.txt"), "a");
+
+        assertEquals(2, rondo("ingest", "--data", data.toString(), "--as", "/player/a.txt", text.toString()));
+        assertTrue(stderr.toString().contains("/player/ holds Rondo's bundled player"), stderr.toString());
+        assertEquals(0, rondo("ingest", "--data", data.toString(), text.toString()));
+        assertEquals(2, rondo("mv", "--data", data.toString(), "/a.txt", "/player/index.html"));
+        assertTrue(stderr.toString().contains("choose another name than /player/index.html"), stderr.toString());
+    }
+
+    @Test
+    void aMistypedOptionIsOneLineAndAPointerToTheHelp() {
+        assertEquals(2, rondo("ls", "--colour"));
+        assertEquals("rondo ls: Unknown option: '--colour'\nTry 'rondo ls --help' for what it takes.\n",
+            stderr.toString().replace(System.lineSeparator(), "\n"));
+    }
 }
