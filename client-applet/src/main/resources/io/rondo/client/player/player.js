@@ -15,6 +15,7 @@ const RATE_WINDOW_MS = 4000;
 const PROBE_BYTES = 512 * 1024;
 const MAX_DECLARED_RATE = 64 * 1024 * 1024;
 const MIN_DECLARED_RATE = 64 * 1024;
+const CHART_SAMPLES = 60 * (1000 / TICK_MS);
 
 const $ = (id) => document.getElementById(id);
 
@@ -98,6 +99,8 @@ class Player {
     this.countdown = null;
     this.reportTimer = null;
     this.dragging = false;
+    this.history = [];
+    this.stalledSinceSample = false;
   }
 
   async start() {
@@ -491,6 +494,22 @@ class Player {
     return streamClockNs + showInNs >= this.lastData.deadlineNs;
   }
 
+  /**
+   * After RESUME the next fragment is read in the next round and due two rounds after that: as
+   * if it had arrived with that deadline, playing waits until what is held covers the wait.
+   */
+  expectAfterResume() {
+    const buffered = this.video.buffered;
+    if (!this.accept || buffered.length === 0) {
+      return;
+    }
+    const round = this.accept.fragmentDurationNs;
+    this.lastData = {
+      deadlineNs: (performance.now() - this.acceptAt) * 1e6 + 3 * round,
+      presentationNs: buffered.end(buffered.length - 1) * 1e9,
+    };
+  }
+
   tick() {
     if (!this.info || this.info.kind !== 'continuous') {
       return;
@@ -528,6 +547,7 @@ class Player {
       this.send(P.encodeResume());
       this.pausedOnServer = false;
       this.log('RESUME');
+      this.expectAfterResume();
     }
     this.setState('buffering');
     this.tick();
@@ -626,6 +646,7 @@ class Player {
     video.addEventListener('waiting', () => {
       if (this.state === 'playing' && !video.seeking && !this.allBuffered()) {
         this.stats.stalls++;
+        this.stalledSinceSample = true;
         this.log(`stalled at ${video.currentTime.toFixed(1)} s: waiting for data`, true);
         this.setState('buffering');
       }
@@ -732,6 +753,12 @@ class Player {
     const capacity = Math.max(4, 3 * (this.accept ? this.accept.fragmentDurationNs / 1e9 : 1));
     $('buffer-fill').style.width = `${Math.min(100, (ahead / capacity) * 100).toFixed(1)}%`;
     $('buffer-text').textContent = `${ahead.toFixed(1)} s`;
+    this.history.push({ ahead, stall: this.stalledSinceSample });
+    this.stalledSinceSample = false;
+    if (this.history.length > CHART_SAMPLES) {
+      this.history.shift();
+    }
+    this.drawHistory();
     const stops = [];
     const buffered = this.video.buffered;
     for (let i = 0; i < buffered.length; i++) {
@@ -756,6 +783,61 @@ class Player {
       }
       $('stat-latency').textContent = parts.join(', ');
     }
+  }
+
+  /** The buffer level over the last minute, newest on the right, with each stall as a red line. */
+  drawHistory() {
+    const canvas = $('buffer-chart');
+    const width = canvas.clientWidth;
+    if (width === 0) {
+      return;
+    }
+    const scale = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(width * scale)) {
+      canvas.width = Math.round(width * scale);
+      canvas.height = Math.round(56 * scale);
+    }
+    const g = canvas.getContext('2d');
+    g.setTransform(scale, 0, 0, scale, 0, 0);
+    const height = 56;
+    g.clearRect(0, 0, width, height);
+    const top = Math.max(4, ...this.history.map((h) => h.ahead));
+    const step = width / (CHART_SAMPLES - 1);
+    const x0 = width - (this.history.length - 1) * step;
+    const y = (ahead) => height - 2 - (ahead / top) * (height - 14);
+    g.strokeStyle = '#e3e6ec';
+    g.lineWidth = 1;
+    g.beginPath();
+    g.moveTo(0, height - 1.5);
+    g.lineTo(width, height - 1.5);
+    g.stroke();
+    g.fillStyle = '#5d6678';
+    g.font = '10px system-ui, sans-serif';
+    g.fillText(`${top.toFixed(0)} s`, 2, 10);
+    if (this.history.length < 2) {
+      return;
+    }
+    g.beginPath();
+    g.moveTo(x0, height - 2);
+    this.history.forEach((h, i) => g.lineTo(x0 + i * step, y(h.ahead)));
+    g.lineTo(width, height - 2);
+    g.closePath();
+    g.fillStyle = 'rgba(47, 111, 228, .18)';
+    g.fill();
+    g.beginPath();
+    this.history.forEach((h, i) => (i === 0 ? g.moveTo : g.lineTo).call(g, x0 + i * step, y(h.ahead)));
+    g.strokeStyle = '#2f6fe4';
+    g.lineWidth = 1.5;
+    g.stroke();
+    g.strokeStyle = '#c23b3b';
+    this.history.forEach((h, i) => {
+      if (h.stall) {
+        g.beginPath();
+        g.moveTo(x0 + i * step, 12);
+        g.lineTo(x0 + i * step, height);
+        g.stroke();
+      }
+    });
   }
 
   renderCrumbs() {

@@ -25,12 +25,16 @@ class StreamSenderTest {
         StreamSession slowClient = new StreamSession(null, null, null, null, null);
         StreamSession otherClient = new StreamSession(null, null, null, null, null);
         EmbeddedChannel channel = new EmbeddedChannel();
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
         try (StreamSender sender = new StreamSender(clock)) {
             Runnable recordA2 = record(sent, "a2", firstTwo, third);
             sender.offer(new StreamSender.Packet(slowClient, channel, 3_000_000_000L, 100, 1_000,
                 record(sent, "a1", firstTwo, third)));
             sender.offer(new StreamSender.Packet(otherClient, channel, 2_000_000_000L, 100, 1_000_000,
                 record(sent, "b1", firstTwo, third)));
+            assertTrue(sent.isEmpty(), "nothing goes to a channel that cannot take it");
+            channel.unsafe().outboundBuffer().setUserDefinedWritability(1, true);
+            sender.wake();
             assertTrue(firstTwo.await(5, TimeUnit.SECONDS));
             assertEquals(List.of("b1", "a1"), sent, "the earlier deadline first");
 
