@@ -737,7 +737,10 @@ class Player {
     this.stage.dataset.state = state;
     $('stat-state').textContent = state;
     $('big-play').hidden = state !== 'ready';
-    this.stage.classList.toggle('is-playing', state === 'playing' || state === 'buffering' && this.wantPlay);
+    const playing = state === 'playing' || state === 'buffering' && this.wantPlay;
+    this.stage.classList.toggle('is-playing', playing);
+    $('play').setAttribute('aria-label', playing ? 'Pause' : 'Play');
+    $('play').title = playing ? 'Pause (space)' : 'Play (space)';
     if (state !== 'playing' && state !== 'ready' && !this.video.paused && state !== 'ended') {
       this.video.pause();
     }
