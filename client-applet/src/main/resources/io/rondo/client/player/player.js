@@ -90,7 +90,7 @@ class Player {
     this.endOfStreamCalled = false;
     this.fragments = [];
     this.received = [];
-    this.stats = { bytes: 0, fragments: 0, glitches: 0, stalls: 0, streams: 0 };
+    this.stats = { bytes: 0, fragments: 0, glitches: 0, stalls: 0 };
     this.lastData = null;
     this.streamBytes = 0;
     this.openSentAt = 0;
@@ -306,7 +306,6 @@ class Player {
   onAccept(accept) {
     this.accept = accept;
     this.acceptAt = performance.now();
-    this.stats.streams++;
     this.log(`ACCEPT stream ${accept.streamId}: ${accept.codecs}, `
       + `${(accept.fragmentDurationNs / 1e9).toFixed(1)} s fragments, ${formatBytes(accept.initSegment.length)} init`);
     $('stat-stream').textContent = `#${accept.streamId}, ${accept.codecs}, `
@@ -580,7 +579,7 @@ class Player {
    * dropped until the fragment that answers it arrives.
    */
   seek(seconds) {
-    if (!this.info || !this.accept && !this.endReceived && this.state !== 'error') {
+    if (!this.info || !this.accept && this.state !== 'error') {
       return;
     }
     const duration = this.info.durationNs / 1e9;

@@ -32,6 +32,11 @@ public record MediaIndex(String container, String mimeType, String codecs, long 
         return durationNs <= 0 ? 0 : (long) (bytes * 8e9 / durationNs);
     }
 
+    /** The bytes of the largest fragment: what a stream's buffers and a client's profile must hold. */
+    public long peakFragmentBytes() {
+        return fragments.stream().mapToLong(Fragment::length).max().orElse(0);
+    }
+
     /** The highest bit rate of any one fragment. */
     public long peakBitRate() {
         return fragments.stream().filter(f -> f.durationNs() > 0)

@@ -1,5 +1,6 @@
 package io.rondo.scheduler.device;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -37,7 +38,7 @@ class NativeDiskIoTest extends OpenFileContract {
             assertEquals(Files.size(probe), file.size());
         } catch (IOException e) {
             assertMessage(e, REFUSES, probe.toString(), "Invalid argument");
-            assumeTrue(false, "java.io.tmpdir is on a file system that refuses O_DIRECT: " + e.getMessage());
+            Assumptions.abort("java.io.tmpdir is on a file system that refuses O_DIRECT: " + e.getMessage());
         }
         return reader;
     }

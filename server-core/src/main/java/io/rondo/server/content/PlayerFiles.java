@@ -6,10 +6,8 @@ import io.rondo.content.ingest.IngestService;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.MediaObject;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,17 +76,8 @@ public final class PlayerFiles {
 
     /** The player's files, as the shipped manifest lists them. */
     static List<String> manifest() throws IOException {
-        List<String> files = new ArrayList<>();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(
-                new java.io.ByteArrayInputStream(resource("files.txt")), StandardCharsets.UTF_8))) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                String file = line.strip();
-                if (!file.isEmpty() && !file.startsWith("#")) {
-                    files.add(file);
-                }
-            }
-        }
-        return files;
+        return new String(resource("files.txt"), StandardCharsets.UTF_8).lines().map(String::strip)
+            .filter(file -> !file.isEmpty() && !file.startsWith("#")).toList();
     }
 
     private static byte[] resource(String file) throws IOException {

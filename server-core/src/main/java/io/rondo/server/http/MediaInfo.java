@@ -2,7 +2,6 @@ package io.rondo.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 
@@ -46,7 +45,7 @@ final class MediaInfo {
             info.put("fragments", media.fragments().size());
             info.put("bitsPerSecond", media.averageBitRate());
             info.put("peakBitsPerSecond", media.peakBitRate());
-            info.put("peakFragmentBytes", media.fragments().stream().mapToLong(Fragment::length).max().orElse(0));
+            info.put("peakFragmentBytes", media.peakFragmentBytes());
             info.put("streamPath", HttpInitializer.STREAM_PATH);
         }
         try {

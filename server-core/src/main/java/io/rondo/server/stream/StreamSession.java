@@ -75,6 +75,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private Directory.Lease lease;
     private DiskRuntime.Prepared prepared;
     private ClientProfile profile;
+    private long peakFragmentBytes;
     private long openNs;
     private long acceptNs;
     private long firstDataNs;
@@ -189,7 +190,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
                 + media.durationNs() + " ns)");
             return;
         }
-        String unfit = unfit(open.profile(), media);
+        long peak = media.peakFragmentBytes();
+        String unfit = unfit(open.profile(), peak);
         if (unfit != null) {
             found.get().close();
             reject(RejectReason.CLIENT_PROFILE, 0, unfit);
@@ -203,14 +205,14 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
                 : RejectReason.BUFFER_MEMORY, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
             return;
         }
-        int maxFragment = (int) media.fragments().stream().mapToLong(Fragment::length).max().orElse(1);
-        if (!disks.buffers().reserveStream(id, maxFragment + 2 * DiskIo.ALIGNMENT)) {
+        if (!disks.buffers().reserveStream(id, (int) Math.max(1, peak) + 2 * DiskIo.ALIGNMENT)) {
             admission.release(Integer.toString(id));
             found.get().close();
             reject(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment buffers");
             return;
         }
         admitted = true;
+        peakFragmentBytes = Math.max(1, peak);
         lease = found.get();
         profile = open.profile();
         nextToSend = first;
@@ -222,8 +224,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
      * it can: its buffer must hold two of the largest fragments (the one playing and the one
      * arriving), and its rate must carry the largest fragment within one round.
      */
-    private String unfit(ClientProfile declared, MediaIndex media) {
-        long peak = media.fragments().stream().mapToLong(Fragment::length).max().orElse(0);
+    private String unfit(ClientProfile declared, long peak) {
         if (declared.bufferBytes() < 2 * peak) {
             return "the client's buffer of " + declared.bufferBytes() + " bytes cannot hold two of this object's "
                 + "largest fragments (" + peak + " bytes each)";
@@ -573,8 +574,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         long behind = bytesSent - report.bytesReceived();
-        long threshold = 2 * prepared.object().media().fragments().stream().mapToLong(Fragment::length).max()
-            .orElse(1);
+        long threshold = 2 * peakFragmentBytes;
         if (behind > threshold) {
             reportsBehind++;
             if (reportsBehind == 1) {
