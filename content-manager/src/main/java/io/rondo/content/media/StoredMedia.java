@@ -1,0 +1,43 @@
+package io.rondo.content.media;
+
+import io.rondo.content.model.MediaIndex;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * A continuous object as Rondo stores it, planned from a source file: the media remuxed so that
+ * each round T of presentation is one media segment (an fMP4 {@code moof} + {@code mdat}, a WebM
+ * {@code Cluster}, a run of MP3 frames), with every sample's bytes copied untouched from the
+ * source (papers/001 Section 1.1: a fragment is the data for one round's display).
+ *
+ * <p>Planning reads the source's headers and sample tables only; the payload is read once, by
+ * {@link #writeInit} and {@link #writeFragment}, so ingest reads each byte of a film once and holds
+ * no more than one fragment in memory.
+ */
+public interface StoredMedia extends Closeable {
+
+    /**
+     * The index of the stored bytes: the init segment at {@code [0, init.length)}, then the
+     * fragments, contiguous, each one round of presentation (the last may be shorter).
+     */
+    MediaIndex index();
+
+    /** The size of the stored bytes: the end of the last fragment. */
+    default long size() {
+        var fragments = index().fragments();
+        return fragments.isEmpty() ? index().init().end() : fragments.get(fragments.size() - 1).range().end();
+    }
+
+    /** Writes the init segment, exactly {@code index().init().length()} bytes. */
+    void writeInit(WritableByteChannel out) throws IOException;
+
+    /**
+     * Writes fragment {@code i}, exactly its length. Ingest calls this for every fragment in order,
+     * after {@link #writeInit}; an implementation may rely on that order.
+     *
+     * @throws IOException if the source cannot be read, or no longer matches the plan
+     */
+    void writeFragment(int i, WritableByteChannel out) throws IOException;
+}
