@@ -3,6 +3,8 @@ package io.rondo.content.ingest;
 import io.rondo.content.catalog.Catalog;
 import io.rondo.content.media.MediaFormatException;
 import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.Kind;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -29,6 +32,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -37,10 +41,12 @@ import java.util.function.LongConsumer;
  * the catalog entry written. A crash before the entry leaves files no entry names, which
  * {@link #recover()} removes at the next start; so an object is there whole or not at all.
  *
- * <p>Continuous objects are indexed first (WebM, fragmented MP4); their fragments are striped
- * round-robin over the disks as the placement policy says, each disk's share appended to one file
- * so that a stream's read for a round is one contiguous IO. The HTTP upload route calls this
- * class as {@code rondo ingest} does.
+ * <p>Continuous objects (MP4, WebM/Matroska, MP3) are remuxed as they are copied, so that each
+ * round of presentation is one fragment whatever the encoder's keyframe interval
+ * ({@link StoredMedia}); the stored copy is what HTTP serves and streams read, and the ETag is its
+ * hash. Fragments are striped round-robin over the disks as the placement policy says, each
+ * disk's share appended to one file so that a stream's read for a round is one contiguous IO. The
+ * HTTP upload route calls this class as {@code rondo ingest} does.
  */
 public final class IngestService {
 
@@ -72,6 +78,20 @@ public final class IngestService {
      * @throws IOException     if writing the data folder fails; nothing is left behind
      */
     public MediaObject ingest(IngestRequest request, LongConsumer progress) throws IngestException, IOException {
+        return ingest(request, progress, note -> { });
+    }
+
+    /**
+     * Ingests one file. {@code progress} is told how far the copy is, in bytes of the source;
+     * {@code notes} is told what the person ingesting should know, e.g. that a video's codec no
+     * browser plays made it a discrete object, and how to make it streamable.
+     *
+     * @throws IngestException if the input is refused (missing, empty, corrupt media, a name taken);
+     *                         nothing is left behind
+     * @throws IOException     if writing the data folder fails; nothing is left behind
+     */
+    public MediaObject ingest(IngestRequest request, LongConsumer progress, Consumer<String> notes)
+        throws IngestException, IOException {
         Path source = request.source();
         if (!Files.exists(source)) {
             throw new IngestException(source + " does not exist");
@@ -98,23 +118,28 @@ public final class IngestService {
             throw new IngestException("an object named " + name + " already exists (id " + existing.get().id()
                 + "); remove it first, or ingest under another name with --as");
         }
-        MediaIndex media = mediaIndex(request, source, name, size);
-        long id = catalog.nextId();
-        long nowMs = clock.millis();
-        List<Path> written = new ArrayList<>();
-        try {
-            Written result = media == null ? copyWhole(id, source, name, size, written, progress)
-                : copyStriped(id, source, name, media, written, progress);
-            String mime = media == null ? MimeTypes.byName(name) : media.mimeType();
-            MediaObject object = new MediaObject(id, name, media == null ? Kind.DISCRETE : Kind.CONTINUOUS, mime,
-                size, result.etag, nowMs, nowMs, result.placement, result.media);
-            catalog.put(object);
-            return object;
-        } catch (IOException | RuntimeException e) {
-            for (Path path : written) {
-                Files.deleteIfExists(path);
+        try (StoredMedia media = storedMedia(request, source, name, size, notes)) {
+            long id = catalog.nextId();
+            long nowMs = clock.millis();
+            List<Path> written = new ArrayList<>();
+            try {
+                Written result = media == null ? copyWhole(id, source, name, size, written, progress)
+                    : copyStriped(id, source, name, media, written, progress, size);
+                String mime = media == null ? MimeTypes.byName(name) : media.index().mimeType();
+                long storedSize = media == null ? size : media.size();
+                MediaObject object = new MediaObject(id, name, media == null ? Kind.DISCRETE : Kind.CONTINUOUS, mime,
+                    storedSize, result.etag, nowMs, nowMs, result.placement, result.media);
+                catalog.put(object);
+                return object;
+            } catch (IOException | RuntimeException e) {
+                for (Path path : written) {
+                    Files.deleteIfExists(path);
+                }
+                if (e instanceof MediaFormatException bad) {
+                    throw new IngestException(source + " is not media Rondo can serve: " + bad.getMessage(), bad);
+                }
+                throw e;
             }
-            throw e;
         }
     }
 
@@ -132,39 +157,45 @@ public final class IngestService {
         return removed;
     }
 
-    private MediaIndex mediaIndex(IngestRequest request, Path source, String name, long size) throws IngestException,
-        IOException {
+    private StoredMedia storedMedia(IngestRequest request, Path source, String name, long size,
+                                    Consumer<String> notes) throws IngestException, IOException {
         if (request.kind() == Kind.DISCRETE) {
             return null;
         }
-        Optional<MediaIndex> index;
+        Preparation prepared;
         try {
-            index = MediaIndexers.index(source, roundNs);
+            prepared = MediaIndexers.prepare(source, roundNs);
         } catch (MediaFormatException e) {
             throw new IngestException(source + " is not media Rondo can serve: " + e.getMessage(), e);
         }
-        if (index.isPresent()) {
-            if (index.get().fragments().isEmpty()) {
+        if (prepared instanceof Preparation.Continuous continuous) {
+            StoredMedia media = continuous.media();
+            if (media.index().fragments().isEmpty()) {
+                media.close();
                 throw new IngestException(source + " holds no media after its header: there is nothing to stream");
             }
-            return index.get();
+            return media;
         }
+        String note = ((Preparation.Discrete) prepared).note();
         String extension = ObjectNames.extension(name);
-        if (extension.equals("webm") || extension.equals("mkv")) {
+        if (note == null && (extension.equals("webm") || extension.equals("mkv"))) {
             throw new IngestException(source + " is named ." + extension + " but is not a WebM/Matroska file "
                 + "(no EBML header at its start)");
         }
-        if (MimeTypes.promisesMedia(name) && !looksLikeIsoMedia(source)) {
+        if (note == null && MimeTypes.promisesMedia(name) && !looksLikeIsoMedia(source)) {
             throw new IngestException(source + " is named ." + extension + " but is not an MP4 file (no ftyp box at "
                 + "its start)");
         }
         if (request.declaredBitRate() > 0) {
-            return constantBitRate(name, size, request.declaredBitRate());
+            return StoredMedia.copyOf(source, constantBitRate(name, size, request.declaredBitRate()));
         }
         if (request.kind() == Kind.CONTINUOUS) {
-            throw new IngestException(source + " is not WebM or fragmented MP4, so Rondo cannot find its fragments; "
-                + "declare its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or ingest it as "
-                + "discrete");
+            throw new IngestException(source + (note != null ? ": " + note
+                : " is not media Rondo can parse (MP4, WebM/Matroska, MP3), so it cannot find its fragments; declare "
+                + "its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or ingest it as discrete"));
+        }
+        if (note != null) {
+            notes.accept(name + " is stored as discrete data (downloadable, not streamed): " + note);
         }
         return null;
     }
@@ -229,8 +260,9 @@ public final class IngestService {
             etag(digest));
     }
 
-    private Written copyStriped(long id, Path source, String name, MediaIndex media, List<Path> written,
-                                LongConsumer progress) throws IOException {
+    private Written copyStriped(long id, Path source, String name, StoredMedia stored, List<Path> written,
+                                LongConsumer progress, long sourceSize) throws IOException {
+        MediaIndex media = stored.index();
         List<StorageDisk> order = stripeOrder(id);
         String extension = ObjectNames.extension(name).isEmpty() ? "bin" : ObjectNames.extension(name);
         String folder = ContentStore.OBJECTS + "/" + id;
@@ -248,16 +280,19 @@ public final class IngestService {
         long[] lengths = new long[relative.size()];
         List<Fragment> placed = new ArrayList<>(media.fragments().size());
         MessageDigest digest = sha256();
-        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
+        long storedSize = Math.max(1, stored.size());
+        try {
             for (int file = 0; file < relative.size(); file++) {
                 Path temp = fileDisks.get(file).root().resolve(ContentStore.TMP).resolve(id + "." + file + ".part");
                 written.add(temp);
                 temps.add(temp);
                 outs.add(FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
             }
-            ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER);
-            long copied = copyRange(in, 0, media.init().end(), outs.get(0), buffer, digest, 0, progress);
-            lengths[0] = media.init().end();
+            Hashing init = new Hashing(outs.get(0), digest);
+            stored.writeInit(init);
+            expect(init.count, media.init().length(), "the init segment", source);
+            lengths[0] = init.count;
+            long copied = init.count;
             for (int i = 0; i < media.fragments().size(); i++) {
                 Fragment fragment = media.fragments().get(i);
                 if (fragment.offset() != copied) {
@@ -266,9 +301,12 @@ public final class IngestService {
                 }
                 int file = 1 + i % stripes;
                 placed.add(fragment.placedAt(file, lengths[file]));
-                copied = copyRange(in, fragment.offset(), fragment.length(), outs.get(file), buffer, digest, copied,
-                    progress);
+                Hashing out = new Hashing(outs.get(file), digest);
+                stored.writeFragment(i, out);
+                expect(out.count, fragment.length(), "fragment " + i, source);
                 lengths[file] += fragment.length();
+                copied += fragment.length();
+                progress.accept((long) (copied * (double) sourceSize / storedSize));
             }
             for (FileChannel out : outs) {
                 out.force(true);
@@ -291,26 +329,44 @@ public final class IngestService {
         return new Written(new Placement(files), placedMedia, etag(digest));
     }
 
-    private static long copyRange(FileChannel in, long offset, long length, FileChannel out, ByteBuffer buffer,
-                                  MessageDigest digest, long copiedSoFar, LongConsumer progress) throws IOException {
-        long done = 0;
-        while (done < length) {
-            buffer.clear();
-            buffer.limit((int) Math.min(buffer.capacity(), length - done));
-            int read = in.read(buffer, offset + done);
-            if (read < 0) {
-                throw new IOException("the file ended at byte " + (offset + done) + " while its index expects "
-                    + (offset + length));
-            }
-            buffer.flip();
-            digest.update(buffer.duplicate());
-            while (buffer.hasRemaining()) {
-                out.write(buffer);
-            }
-            done += read;
-            progress.accept(copiedSoFar + done);
+    private static void expect(long wrote, long planned, String what, Path source) {
+        if (wrote != planned) {
+            throw new IllegalStateException("remuxing " + source + " wrote " + wrote + " bytes for " + what
+                + " where its index planned " + planned);
         }
-        return copiedSoFar + done;
+    }
+
+    /** A file being written that hashes and counts what goes through it. */
+    private static final class Hashing implements WritableByteChannel {
+        private final FileChannel out;
+        private final MessageDigest digest;
+        private long count;
+
+        Hashing(FileChannel out, MessageDigest digest) {
+            this.out = out;
+            this.digest = digest;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            digest.update(src.duplicate());
+            int n = 0;
+            while (src.hasRemaining()) {
+                n += out.write(src);
+            }
+            count += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return out.isOpen();
+        }
+
+        @Override
+        public void close() {
+            // The stripe file outlives one fragment's write; copyStriped closes it.
+        }
     }
 
     /** The disks a continuous object's stripes go to, starting at a different disk per object. */

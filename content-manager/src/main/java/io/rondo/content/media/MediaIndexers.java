@@ -58,6 +58,26 @@ public final class MediaIndexers {
     }
 
     /**
+     * What ingest makes of {@code file}: a continuous object, remuxed so that each round of
+     * presentation is one media segment, or a discrete one, with a note when the file is media
+     * that cannot be streamed as it is.
+     *
+     * @param roundNs the round length T that fragments are cut to, e.g. 1 s
+     * @throws MediaFormatException if the file is media but truncated or corrupt
+     * @throws IOException          if the file cannot be read
+     */
+    public static Preparation prepare(Path file, long roundNs) throws IOException {
+        if (roundNs <= 0) {
+            throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
+        }
+        Optional<MediaIndex> index = index(file, roundNs);
+        if (index.isPresent()) {
+            return new Preparation.Continuous(StoredMedia.copyOf(file, index.get()));
+        }
+        return new Preparation.Discrete(null);
+    }
+
+    /**
      * The MIME type of {@code file} by its first bytes, else by its extension: media and images by
      * their magic numbers, HTML and SVG by their opening tag, CSS, JavaScript and JSON by extension,
      * other text as {@code text/plain}, anything else {@code application/octet-stream}.

@@ -5,6 +5,7 @@ import io.rondo.content.model.MediaIndex;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
 
 /**
  * A continuous object as Rondo stores it, planned from a source file: the media remuxed so that
@@ -40,4 +41,12 @@ public interface StoredMedia extends Closeable {
      * @throws IOException if the source cannot be read, or no longer matches the plan
      */
     void writeFragment(int i, WritableByteChannel out) throws IOException;
+
+    /**
+     * The bytes of {@code source} as they are, cut where {@code index} says: for media Rondo cannot
+     * parse, streamed at a declared bit rate. The index's ranges must lie within the file.
+     */
+    static StoredMedia copyOf(Path source, MediaIndex index) throws IOException {
+        return new SourceCopy(source, index);
+    }
 }

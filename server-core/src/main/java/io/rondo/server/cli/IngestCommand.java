@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /** {@code rondo ingest}: copies files into the library, crash-safely, indexing media as it goes. */
 @Command(name = "ingest",
@@ -85,7 +86,8 @@ final class IngestCommand implements Callable<Integer> {
             library.notes().forEach(note -> out.println("note: " + note));
             for (Path file : files) {
                 try {
-                    MediaObject object = ingestOne(library, new IngestRequest(file, name, declared, bits));
+                    MediaObject object = ingestOne(library, new IngestRequest(file, name, declared, bits),
+                        note -> err.println("note: " + note));
                     out.println(describe(object));
                 } catch (IngestException e) {
                     err.println("rondo ingest: " + e.getMessage());
@@ -97,13 +99,14 @@ final class IngestCommand implements Callable<Integer> {
         return failed == 0 ? 0 : 1;
     }
 
-    private MediaObject ingestOne(Library library, IngestRequest request) throws IngestException, IOException {
+    private MediaObject ingestOne(Library library, IngestRequest request, Consumer<String> notes)
+        throws IngestException, IOException {
         long size = Files.isRegularFile(request.source()) ? Files.size(request.source()) : 0;
         if (quiet || size < PROGRESS_FROM_BYTES) {
-            return library.ingest().ingest(request, copied -> { });
+            return library.ingest().ingest(request, copied -> { }, notes);
         }
         try (ProgressBar bar = Progress.bar(request.source().getFileName().toString(), size >> 20, " MiB")) {
-            return library.ingest().ingest(request, copied -> bar.stepTo(copied >> 20));
+            return library.ingest().ingest(request, copied -> bar.stepTo(copied >> 20), notes);
         }
     }
 
