@@ -40,8 +40,11 @@ class MediaObjectCodecTest {
         List<Fragment> table = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             long start = random.nextInt(10) == 0 ? Long.MAX_VALUE / 2 : random.nextInt(1 << 30);
+            int keyframe = random.nextInt(4);
+            long keyframeNs = keyframe == 0 ? Fragment.NO_KEYFRAME : keyframe == 1 ? start
+                : start + random.nextInt(2_000_000) - (keyframe == 3 ? 0 : 500_000);
             Fragment fragment = Fragment.unplaced(start, random.nextInt(3_000_000), random.nextLong() >>> 2,
-                1 + random.nextInt(1 << 24));
+                1 + random.nextInt(1 << 24), Math.max(keyframeNs, Fragment.NO_KEYFRAME), keyframe % 2 == 1);
             table.add(i % 3 == 0 ? fragment.placedAt(random.nextInt(9) - 1, random.nextLong() >>> 1) : fragment);
         }
         MediaIndex media = new MediaIndex("mp4", "audio/mp4", "", 77, new ByteRange(0, 0), table);

@@ -240,7 +240,7 @@ class StreamServeTest {
                     assertFalse(frame instanceof io.rondo.client.protocol.End, "ended with an error, not END");
                 }
                 if (fragments >= 3 && reports == 0) {
-                    for (; reports < StreamSession.BEHIND_REPORTS; reports++) {
+                    for (; reports < ClientLag.BEHIND_REPORTS; reports++) {
                         out.write(toBytes(new io.rondo.client.protocol.Report(0, 0, 0)));
                     }
                 }
