@@ -313,7 +313,8 @@ class Player {
     $('stat-bitrate').textContent = `${(accept.bitsPerSecond / 1000).toFixed(0)} kbit/s`;
     if (!this.sourceBuffer) {
       try {
-        this.sourceBuffer = this.mediaSource.addSourceBuffer(`${this.info.mimeType}; codecs="${accept.codecs}"`);
+        const type = accept.codecs ? `${this.info.mimeType}; codecs="${accept.codecs}"` : this.info.mimeType;
+        this.sourceBuffer = this.mediaSource.addSourceBuffer(type);
       } catch (e) {
         this.closeSocket();
         this.unsupported(`This browser refused ${this.info.mimeType} with codecs ${accept.codecs}: ${e.message}`);
@@ -371,6 +372,10 @@ class Player {
     }
     this.lastData = { deadlineNs: data.deadlineNs, presentationNs: data.presentationNs };
     this.fragments.push({ startNs: data.presentationNs, bytes });
+    if (this.sourceBuffer.mode === 'sequence' && (data.discontinuity || data.sequence === 0)) {
+      // Byte streams without timestamps (MP3) are placed by the fragment's presentation time.
+      this.queue.push({ kind: 'offset', seconds: data.presentationNs / 1e9 });
+    }
     this.queue.push({ kind: 'append', bytes: data.fragment });
     this.pump();
   }
@@ -416,6 +421,9 @@ class Player {
       try {
         if (item.kind === 'append') {
           buffer.appendBuffer(item.bytes);
+        } else if (item.kind === 'offset') {
+          buffer.timestampOffset = item.seconds;
+          this.pump();
         } else {
           buffer.remove(item.start, item.end);
         }
