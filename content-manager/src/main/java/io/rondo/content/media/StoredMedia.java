@@ -42,6 +42,14 @@ public interface StoredMedia extends Closeable {
      */
     void writeFragment(int i, WritableByteChannel out) throws IOException;
 
+    /** Writes the whole stored copy: the init segment, then every fragment in order. */
+    default void writeAll(WritableByteChannel out) throws IOException {
+        writeInit(out);
+        for (int i = 0; i < index().fragments().size(); i++) {
+            writeFragment(i, out);
+        }
+    }
+
     /**
      * The bytes of {@code source} as they are, cut where {@code index} says: for media Rondo cannot
      * parse, streamed at a declared bit rate. The index's ranges must lie within the file.
