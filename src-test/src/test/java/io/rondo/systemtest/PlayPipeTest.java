@@ -61,8 +61,9 @@ class PlayPipeTest {
         try (InputStream in = PlayPipeTest.class.getResourceAsStream("/io/rondo/content/demo/color-bars.mp4")) {
             bars = in.readAllBytes();
         }
-        rondo.library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("bars.mp4"), bars), BARS, null, 0),
-            c -> { });
+        Path barsFile = Files.write(temp.resolve("bars.mp4"), bars);
+        bars = RondoUnderTest.storedCopy(barsFile);
+        rondo.library.ingest().ingest(new IngestRequest(barsFile, BARS, null, 0), c -> { });
     }
 
     @AfterAll

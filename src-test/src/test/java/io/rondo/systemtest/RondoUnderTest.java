@@ -5,6 +5,9 @@ import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
 import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
@@ -84,8 +87,9 @@ final class RondoUnderTest implements AutoCloseable {
         try (InputStream in = RondoUnderTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
-        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("clip.webm"), clip), CLIP, null, 0),
-            c -> { });
+        Path clipFile = Files.write(temp.resolve("clip.webm"), clip);
+        clip = storedCopy(clipFile);
+        library.ingest().ingest(new IngestRequest(clipFile, CLIP, null, 0), c -> { });
         byte[] doc = new byte[docBytes];
         new Random(7).nextBytes(doc);
         MediaObject docObject = library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("doc.bin"), doc),
@@ -117,6 +121,15 @@ final class RondoUnderTest implements AutoCloseable {
 
     int httpPort() {
         return http.address().getPort();
+    }
+
+    /** What ingest stores for the clip {@code file} (remuxed, one fragment a round): what streams carry. */
+    static byte[] storedCopy(Path file) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (StoredMedia media = ((Preparation.Continuous) MediaIndexers.prepare(file, 1_000_000_000L)).media()) {
+            media.writeAll(java.nio.channels.Channels.newChannel(out));
+        }
+        return out.toByteArray();
     }
 
     int streamPort() {

@@ -59,6 +59,7 @@ class HttpServeTest {
             clip = in.readAllBytes();
         }
         Path clipFile = Files.write(temp.resolve("clip.webm"), clip);
+        clip = io.rondo.server.StoredCopy.of(clipFile);
         library.ingest().ingest(new IngestRequest(clipFile, "/videos/clip 1.webm", null, 0), c -> { });
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,

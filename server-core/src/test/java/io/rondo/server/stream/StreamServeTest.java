@@ -56,8 +56,9 @@ class StreamServeTest {
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
-        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("c.webm"), clip), "/clip.webm", null, 0),
-            c -> { });
+        Path clipFile = Files.write(temp.resolve("c.webm"), clip);
+        clip = io.rondo.server.StoredCopy.of(clipFile);
+        library.ingest().ingest(new IngestRequest(clipFile, "/clip.webm", null, 0), c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("t.txt"), "text"), "/t.txt", null, 0),
             c -> { });
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
