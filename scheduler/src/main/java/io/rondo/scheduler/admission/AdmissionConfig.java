@@ -11,15 +11,20 @@ import java.time.Duration;
  *                                 (default 0.2): papers/000 Section 2.1's fixed portion for
  *                                 non-real-time jobs, papers/001 Section 2.2's time limit
  * @param bufferCeilingBytes       the most memory the streams' buffers may take together
- *                                 (default 256 MiB, as {@code buffers.ceiling})
+ *                                 (default 256 MiB; {@code buffers.ceiling})
+ * @param networkBitsPerSecond     the outgoing network capacity the streams may take together, in
+ *                                 bits a second, or {@link #UNLIMITED_NETWORK} (the default;
+ *                                 {@code network.capacity})
  * @param defaultRetryAfterSeconds the retry-after when no admitted stream's end is known (default 30 s)
  */
 public record AdmissionConfig(AdmissionPolicy policy, long roundNs, double discreteReserve, long bufferCeilingBytes,
-                              long defaultRetryAfterSeconds) {
+                              long networkBitsPerSecond, long defaultRetryAfterSeconds) {
 
     public static final long DEFAULT_ROUND_NS = 1_000_000_000L;
     public static final double DEFAULT_DISCRETE_RESERVE = 0.2;
     public static final long DEFAULT_BUFFER_CEILING_BYTES = 256L << 20;
+    /** No network limit: streams are admitted by the disks and the buffer memory alone. */
+    public static final long UNLIMITED_NETWORK = Long.MAX_VALUE;
     public static final long DEFAULT_RETRY_AFTER_SECONDS = 30;
 
     public AdmissionConfig {
@@ -36,6 +41,10 @@ public record AdmissionConfig(AdmissionPolicy policy, long roundNs, double discr
         if (bufferCeilingBytes < 0) {
             throw new IllegalArgumentException("the buffer ceiling must not be negative, was " + bufferCeilingBytes);
         }
+        if (networkBitsPerSecond < 1) {
+            throw new IllegalArgumentException("the network capacity must be at least 1 bit/s, was "
+                + networkBitsPerSecond);
+        }
         if (defaultRetryAfterSeconds < 1) {
             throw new IllegalArgumentException("the default retry-after must be at least 1 s, was "
                 + defaultRetryAfterSeconds);
@@ -45,32 +54,47 @@ public record AdmissionConfig(AdmissionPolicy policy, long roundNs, double discr
     /** Every setting at its default. */
     public static AdmissionConfig defaults() {
         return new AdmissionConfig(AdmissionPolicy.DEFAULT, DEFAULT_ROUND_NS, DEFAULT_DISCRETE_RESERVE,
-            DEFAULT_BUFFER_CEILING_BYTES, DEFAULT_RETRY_AFTER_SECONDS);
+            DEFAULT_BUFFER_CEILING_BYTES, UNLIMITED_NETWORK, DEFAULT_RETRY_AFTER_SECONDS);
     }
 
     public AdmissionConfig withPolicy(AdmissionPolicy newPolicy) {
-        return new AdmissionConfig(newPolicy, roundNs, discreteReserve, bufferCeilingBytes, defaultRetryAfterSeconds);
+        return new AdmissionConfig(newPolicy, roundNs, discreteReserve, bufferCeilingBytes, networkBitsPerSecond,
+            defaultRetryAfterSeconds);
     }
 
     public AdmissionConfig withRound(Duration round) {
-        return new AdmissionConfig(policy, round.toNanos(), discreteReserve, bufferCeilingBytes,
+        return new AdmissionConfig(policy, round.toNanos(), discreteReserve, bufferCeilingBytes, networkBitsPerSecond,
             defaultRetryAfterSeconds);
     }
 
     public AdmissionConfig withDiscreteReserve(double share) {
-        return new AdmissionConfig(policy, roundNs, share, bufferCeilingBytes, defaultRetryAfterSeconds);
+        return new AdmissionConfig(policy, roundNs, share, bufferCeilingBytes, networkBitsPerSecond,
+            defaultRetryAfterSeconds);
     }
 
     public AdmissionConfig withBufferCeilingBytes(long bytes) {
-        return new AdmissionConfig(policy, roundNs, discreteReserve, bytes, defaultRetryAfterSeconds);
+        return new AdmissionConfig(policy, roundNs, discreteReserve, bytes, networkBitsPerSecond,
+            defaultRetryAfterSeconds);
+    }
+
+    /** The same settings with an outgoing network capacity, or {@link #UNLIMITED_NETWORK}. */
+    public AdmissionConfig withNetworkBitsPerSecond(long bitsPerSecond) {
+        return new AdmissionConfig(policy, roundNs, discreteReserve, bufferCeilingBytes, bitsPerSecond,
+            defaultRetryAfterSeconds);
     }
 
     public AdmissionConfig withDefaultRetryAfterSeconds(long seconds) {
-        return new AdmissionConfig(policy, roundNs, discreteReserve, bufferCeilingBytes, seconds);
+        return new AdmissionConfig(policy, roundNs, discreteReserve, bufferCeilingBytes, networkBitsPerSecond,
+            seconds);
     }
 
     /** The part of a round the C-requests may fill: {@code T (1 - reserve)}. */
     public long continuousNs() {
         return (long) Math.floor(roundNs * (1 - discreteReserve));
+    }
+
+    /** Whether the network limits admission at all. */
+    public boolean networkLimited() {
+        return networkBitsPerSecond != UNLIMITED_NETWORK;
     }
 }

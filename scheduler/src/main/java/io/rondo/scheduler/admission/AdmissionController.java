@@ -18,14 +18,20 @@ import java.util.function.ToLongFunction;
 /**
  * XTREAM's admission controller (papers/000 Section 2.3): a new stream is admitted only if, on
  * every disk it touches, the round with its fragment added still fits (papers/001 Sections 1.1
- * and 2.2: the round's C-requests must be served within the round), and its buffers fit the
- * buffer memory.
+ * and 2.2: the round's C-requests must be served within the round), its buffers fit the buffer
+ * memory, and what it sends fits the outgoing network.
  *
  * <p>Per disk, the round fits when the IO times of one fragment of every admitted stream, each
  * read from the {@link ThroughputModel} curve the {@link AdmissionPolicy} names for the fragment
  * size it names, add up to no more than {@code T (1 - reserve)}: the reserve keeps a share of
  * every round for D-requests, so that discrete requests keep their bounded response time while
  * streams come and go. Per stream, double buffering holds two peak fragments.
+ *
+ * <p>The network carries one fragment of each stream a round, so a stream is charged the
+ * fragment the policy charges the disks, in bits a second: its peak fragment under ADM1 and ADM2,
+ * its average one under ADM3 (where its rounds' large and small fragments even out over the
+ * link as over the disks). A stream striped over disks whose average fragments differ is charged
+ * the largest of those averages. With no network capacity configured, only the use is counted.
  *
  * <p>Thread-safe and lock-free: the admitted streams are an immutable snapshot behind an atomic
  * reference, and {@link #admit} replaces it by compare-and-set, judging the stream against the
@@ -117,8 +123,8 @@ public final class AdmissionController {
 
     /**
      * How many streams like {@code demand} the disks it touches take under {@code policy}, on
-     * their own (nothing else admitted): the fewest any of its disks' rounds or the buffer
-     * memory holds; {@link Integer#MAX_VALUE} for a stream that reads nothing.
+     * their own (nothing else admitted): the fewest any of its disks' rounds, the buffer memory
+     * or the network holds; {@link Integer#MAX_VALUE} for a stream that reads nothing.
      */
     public int capacity(AdmissionPolicy policy, StreamDemand demand) {
         Charge charge = charge(policy, demand);
@@ -130,6 +136,9 @@ public final class AdmissionController {
         }
         if (charge.bufferBytes > 0) {
             streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes);
+        }
+        if (config.networkLimited() && charge.networkBitsPerSecond > 0) {
+            streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond);
         }
         return (int) streams;
     }
@@ -167,11 +176,22 @@ public final class AdmissionController {
         return state.get().bufferBytes;
     }
 
+    /** The outgoing network capacity the admitted streams are charged, in bits a second. */
+    public long networkBitsPerSecondInUse() {
+        return state.get().networkBitsPerSecond;
+    }
+
     private Charge charge(AdmissionPolicy policy, StreamDemand demand) {
         Map<String, Long> ioNsByDisk = new TreeMap<>();
-        demand.disks().forEach((disk, share) -> ioNsByDisk.put(disk, model(disk).ioNs(policy,
-            policy.chargedBytes(share))));
-        return new Charge(demand.streamId(), Collections.unmodifiableMap(ioNsByDisk), 2 * demand.peakFragmentBytes());
+        long sentBytesPerRound = 0;
+        for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
+            long charged = policy.chargedBytes(share.getValue());
+            ioNsByDisk.put(share.getKey(), model(share.getKey()).ioNs(policy, charged));
+            sentBytesPerRound = Math.max(sentBytesPerRound, charged);
+        }
+        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / config.roundNs());
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(ioNsByDisk), 2 * demand.peakFragmentBytes(),
+            networkBitsPerSecond);
     }
 
     private ThroughputModel model(String disk) {
@@ -206,6 +226,14 @@ public final class AdmissionController {
             return new AdmissionDecision.Reject(charge.streamId, Resource.BUFFER_MEMORY, null, charge.bufferBytes,
                 freeBytes, retry);
         }
+        long capacityBits = config.networkBitsPerSecond();
+        if (config.networkLimited() && current.networkBitsPerSecond + charge.networkBitsPerSecond > capacityBits) {
+            long neededBits = current.networkBitsPerSecond + charge.networkBitsPerSecond;
+            long retry = charge.networkBitsPerSecond > capacityBits ? 0 : retryAfterSeconds(current, nowNs,
+                a -> a.charge.networkBitsPerSecond, neededBits - capacityBits);
+            return new AdmissionDecision.Reject(charge.streamId, Resource.NETWORK, null, neededBits, capacityBits,
+                retry);
+        }
         return new AdmissionDecision.Accept(charge.streamId, config.policy());
     }
 
@@ -237,8 +265,9 @@ public final class AdmissionController {
         return config.defaultRetryAfterSeconds();
     }
 
-    /** What a stream is charged: IO time per round on each disk it touches, and buffer memory. */
-    private record Charge(String streamId, Map<String, Long> ioNsByDisk, long bufferBytes) {
+    /** What a stream is charged: IO time per round on each disk it touches, buffer memory, and network. */
+    private record Charge(String streamId, Map<String, Long> ioNsByDisk, long bufferBytes,
+                          long networkBitsPerSecond) {
     }
 
     /** An admitted stream: its charge and, if known, when it ends. */
@@ -248,16 +277,19 @@ public final class AdmissionController {
     /** The admitted streams, immutable: replaced whole on every change. */
     private static final class State {
 
-        static final State EMPTY = new State(Map.of(), Map.of(), 0);
+        static final State EMPTY = new State(Map.of(), Map.of(), 0, 0);
 
         final Map<String, Admitted> streams;
         final Map<String, Long> usedNsByDisk;
         final long bufferBytes;
+        final long networkBitsPerSecond;
 
-        State(Map<String, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes) {
+        State(Map<String, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
+              long networkBitsPerSecond) {
             this.streams = streams;
             this.usedNsByDisk = usedNsByDisk;
             this.bufferBytes = bufferBytes;
+            this.networkBitsPerSecond = networkBitsPerSecond;
         }
 
         State with(String streamId, Admitted admitted) {
@@ -265,7 +297,8 @@ public final class AdmissionController {
             newStreams.put(streamId, admitted);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, ns, Long::sum));
-            return new State(newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes);
+            return new State(newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes,
+                networkBitsPerSecond + admitted.charge.networkBitsPerSecond);
         }
 
         State without(String streamId) {
@@ -273,7 +306,8 @@ public final class AdmissionController {
             Admitted admitted = newStreams.remove(streamId);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, -ns, Long::sum));
-            return new State(newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes);
+            return new State(newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes,
+                networkBitsPerSecond - admitted.charge.networkBitsPerSecond);
         }
     }
 }

@@ -22,7 +22,9 @@ public sealed interface AdmissionDecision {
         /** A disk's round: the C-requests and the D-reserve must fit its length. */
         DISK_TIME("disk-time"),
         /** The buffers that double buffering takes: two peak fragments per stream. */
-        BUFFER_MEMORY("buffer-memory");
+        BUFFER_MEMORY("buffer-memory"),
+        /** The outgoing network: each stream sends one fragment a round. */
+        NETWORK("network");
 
         private final String label;
 
@@ -30,7 +32,7 @@ public sealed interface AdmissionDecision {
             this.label = label;
         }
 
-        /** {@code disk-time} or {@code buffer-memory}: the name the protocol and metrics use. */
+        /** {@code disk-time}, {@code buffer-memory} or {@code network}: the name the protocol and metrics use. */
         public String label() {
             return label;
         }
@@ -66,8 +68,10 @@ public sealed interface AdmissionDecision {
      * @param streamId          the stream
      * @param resource          the resource that is short
      * @param disk              the disk whose round is full, for {@link Resource#DISK_TIME}; else {@code null}
-     * @param needed            with the stream added: nanoseconds of the round, or bytes of buffer memory
-     * @param available         nanoseconds of the round available to C-requests, or bytes of buffer memory free
+     * @param needed            nanoseconds of the round with the stream added; bytes of buffer memory
+     *                          the stream needs; bits a second the streams would send with it added
+     * @param available         nanoseconds of the round available to C-requests; bytes of buffer
+     *                          memory free; bits a second of network capacity
      * @param retryAfterSeconds when asking again may succeed: at least 1; 0 if it never will, the
      *                          stream alone being too much for the resource
      */
@@ -84,12 +88,22 @@ public sealed interface AdmissionDecision {
             return retryAfterSeconds > 0;
         }
 
+        /**
+         * What is short, by how much, and what to do: retry later, or, where waiting cannot help
+         * or a setting is the limit, which setting raises it.
+         */
         @Override
         public String reason() {
-            String shortage = resource == Resource.DISK_TIME
-                ? String.format(Locale.ROOT, "disk-time on disk %s: the round with the stream added would need "
-                    + "%.1f ms of the %.1f ms available", disk, needed / 1e6, available / 1e6)
-                : "buffer-memory: needs " + needed + " bytes, " + available + " free";
+            String shortage = switch (resource) {
+                case DISK_TIME -> String.format(Locale.ROOT, "disk-time on disk %s: the round with the stream added "
+                    + "would need %.1f ms of the %.1f ms available", disk, needed / 1e6, available / 1e6);
+                case BUFFER_MEMORY -> "buffer-memory: needs " + needed + " bytes, " + available + " free under the "
+                    + "buffer ceiling (raise buffers.ceiling in rondo.yaml; its default, auto, is half the JVM's "
+                    + "direct memory, which RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE raises)";
+                case NETWORK -> String.format(Locale.ROOT, "network: the streams with this one added would send "
+                    + "%.1f Mbit/s, past the %.1f Mbit/s of network.capacity in rondo.yaml (raise it if the link "
+                    + "is faster)", needed / 1e6, available / 1e6);
+            };
             return "stream " + streamId + " rejected, " + shortage
                 + (retryable() ? "; retry after " + retryAfterSeconds + " s" : "; it does not fit even alone");
         }

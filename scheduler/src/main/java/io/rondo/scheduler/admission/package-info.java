@@ -1,2 +1,2 @@
-/** Admission control: a new stream is admitted only if every disk's round, and buffer memory, still fit. */
+/** Admission control: a stream is admitted only if every disk's round, the buffers and the network still fit. */
 package io.rondo.scheduler.admission;

@@ -177,12 +177,97 @@ class AdmissionControllerTest {
         assertEquals(300_000, reject.needed());
         assertEquals(100_000, reject.available());
         assertTrue(reject.reason().contains("buffer-memory: needs 300000 bytes, 100000 free"), reject.reason());
+        assertTrue(reject.reason().contains("raise buffers.ceiling in rondo.yaml")
+            && reject.reason().contains("RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize="), "says how: " + reject.reason());
         assertEquals(8, reject.retryAfterSeconds(), "s0's end frees enough buffer memory");
         assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream("any", null)),
             "capacity counts buffer memory too");
 
         controller.release("t0");
         assertTrue(controller.admit(stream("s3", null)).accepted());
+    }
+
+    /**
+     * The network carries one fragment a round: under ADM2 the peak, 150,000 B every 100 ms,
+     * 12 Mbit/s. A 36 Mbit/s link takes three exactly (the disk would take four), and the fourth
+     * is refused with the sum it would make, the capacity, and when the first stream ends.
+     */
+    @Test
+    void theNetworkAdmitsUpToItsCapacityExactly() {
+        AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(36_000_000));
+        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(6))).accepted());
+        fill(controller, 2, "t");
+        assertEquals(36_000_000, controller.networkBitsPerSecondInUse(), "at capacity, and admitted");
+
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s3", null)));
+        assertEquals(Resource.NETWORK, reject.resource());
+        assertNull(reject.disk());
+        assertEquals(48_000_000, reject.needed());
+        assertEquals(36_000_000, reject.available());
+        assertTrue(reject.reason().contains("network: the streams with this one added would send 48.0 Mbit/s, past "
+            + "the 36.0 Mbit/s of network.capacity in rondo.yaml"), reject.reason());
+        assertEquals(6, reject.retryAfterSeconds(), "s0's end frees enough of the link");
+        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream("any", null)),
+            "capacity counts the network too");
+        assertEquals(36_000_000, controller.networkBitsPerSecondInUse(), "a refused stream is charged nothing");
+    }
+
+    /** One bit a second short of three streams' 36 Mbit/s, the third is refused. */
+    @Test
+    void theNetworkRefusesJustPastItsCapacity() {
+        AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(35_999_999));
+        fill(controller, 2, null);
+
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s2", null)));
+        assertEquals(Resource.NETWORK, reject.resource());
+        assertEquals(36_000_000, reject.needed());
+        assertEquals(AdmissionConfig.DEFAULT_RETRY_AFTER_SECONDS, reject.retryAfterSeconds(),
+            "no admitted stream's end is known");
+    }
+
+    @Test
+    void releasingAStreamFreesItsShareOfTheNetwork() {
+        AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(36_000_000));
+        fill(controller, 3, null);
+        assertFalse(controller.admit(stream("s3", null)).accepted());
+
+        assertTrue(controller.release("s1"));
+
+        assertEquals(24_000_000, controller.networkBitsPerSecondInUse());
+        assertTrue(controller.admit(stream("s3", null)).accepted());
+        assertEquals(36_000_000, controller.networkBitsPerSecondInUse());
+    }
+
+    /**
+     * ADM3 charges the average fragment, as it does the disks: 100,000 B every 100 ms is 8 Mbit/s,
+     * so the 36 Mbit/s link takes four; a stream striped over disks with different averages is
+     * charged the largest of them.
+     */
+    @Test
+    void underAdm3TheNetworkIsChargedTheAverageFragment() {
+        AdmissionController controller = controller(CONFIG.withPolicy(AdmissionPolicy.ADM3)
+            .withNetworkBitsPerSecond(36_000_000));
+
+        assertEquals(4, admitUntilRejected(controller));
+        assertEquals(32_000_000, controller.networkBitsPerSecondInUse());
+
+        AdmissionController striped = new AdmissionController(Map.of("d0", new SmallDisk(), "d1", new SmallDisk()),
+            CONFIG.withPolicy(AdmissionPolicy.ADM3), clock);
+        assertTrue(striped.admit(new StreamDemand("s", Map.of("d0", VBR, "d1", new DiskDemand(50_000, 150_000)),
+            null)).accepted());
+        assertEquals(8_000_000, striped.networkBitsPerSecondInUse(), "the larger average, counted though unlimited");
+    }
+
+    /** A stream that alone sends more than the link carries is refused for good, and told so. */
+    @Test
+    void aStreamFasterThanTheLinkNeverFits() {
+        AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(10_000_000));
+
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s0", null)));
+
+        assertEquals(Resource.NETWORK, reject.resource());
+        assertFalse(reject.retryable());
+        assertTrue(reject.reason().endsWith("it does not fit even alone"), reject.reason());
     }
 
     /** A stream striped over two disks must fit both; the full one is named. */
