@@ -11,7 +11,8 @@ import java.util.List;
  * {@code queue/} folder of its own: it sits inside its disk's folder, whose {@code queue/} it uses.
  * Loop and device-mapper devices ({@code loop0}, {@code dm-0}) have their own. A file system with
  * no block device (tmpfs, overlayfs, btrfs subvolumes) gets an anonymous {@code 0:N} that sysfs does
- * not know: that is reported as {@code unknown}, not rotational, with 512-byte blocks.
+ * not know: that is reported as {@code unknown}, not rotational, with 512-byte blocks and no size.
+ * A device's {@code size} is in 512-byte sectors whatever its block size; a partition has its own.
  */
 final class BlockDevices {
 
@@ -20,6 +21,8 @@ final class BlockDevices {
 
     static final String UNKNOWN = "unknown";
     static final int DEFAULT_LOGICAL_BLOCK_SIZE = 512;
+    /** The unit of sysfs's {@code size}, whatever the device's block size. */
+    static final int SECTOR_BYTES = 512;
 
     private final Path sysDevBlock;
 
@@ -44,7 +47,7 @@ final class BlockDevices {
     DeviceInfo lookup(int major, int minor) throws IOException {
         Path link = sysDevBlock.resolve(major + ":" + minor);
         if (!Files.exists(link)) {
-            return new DeviceInfo(major, minor, UNKNOWN, false, DEFAULT_LOGICAL_BLOCK_SIZE);
+            return new DeviceInfo(major, minor, UNKNOWN, false, DEFAULT_LOGICAL_BLOCK_SIZE, 0);
         }
         Path folder = link.toRealPath();
         Path queue = folder.resolve("queue");
@@ -53,8 +56,10 @@ final class BlockDevices {
         }
         String rotational = readFirstLine(queue.resolve("rotational"));
         String blockSize = readFirstLine(queue.resolve("logical_block_size"));
+        String sectors = readFirstLine(folder.resolve("size"));
         return new DeviceInfo(major, minor, name(folder), "1".equals(rotational),
-            blockSize == null ? DEFAULT_LOGICAL_BLOCK_SIZE : Integer.parseInt(blockSize));
+            blockSize == null ? DEFAULT_LOGICAL_BLOCK_SIZE : Integer.parseInt(blockSize),
+            sectors == null ? 0 : Long.parseLong(sectors) * SECTOR_BYTES);
     }
 
     /** The major number in glibc's encoding of a {@code dev_t}. */

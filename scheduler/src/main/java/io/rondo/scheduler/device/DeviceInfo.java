@@ -9,8 +9,11 @@ package io.rondo.scheduler.device;
  *                           {@code unknown} where sysfs says nothing
  * @param rotational         whether the kernel calls it rotational (a spinning disk)
  * @param logicalBlockSize   its logical block size in bytes
+ * @param sizeBytes          its size in bytes (a partition's own, not its disk's), or 0 where sysfs
+ *                           says nothing
  */
-public record DeviceInfo(int major, int minor, String name, boolean rotational, int logicalBlockSize) {
+public record DeviceInfo(int major, int minor, String name, boolean rotational, int logicalBlockSize,
+                         long sizeBytes) {
 
     /** {@code MAJ:MIN}, as sysfs names it. */
     public String id() {

@@ -28,6 +28,10 @@ import java.util.SplittableRandom;
  * <p>The reads go to a test file written for the purpose, synced, and read with O_DIRECT so that
  * the device, not the page cache, answers. The file is deleted at the end, on failure, and on
  * Ctrl-C (a shutdown hook held while it exists).
+ *
+ * <p>How long it takes is its {@link Effort}: {@code rondo profile} spends {@link Effort#FULL} on
+ * a device, and a server's first start on a disk {@link Effort#QUICK}, a smaller test file and
+ * fewer reads of each size, so that it starts within seconds; the fit is the same.
  */
 public final class DiskProfiler {
 
@@ -40,9 +44,7 @@ public final class DiskProfiler {
     /** The share of the free space left free: the test file takes at most the rest. */
     public static final double FREE_SPACE_MARGIN = 0.10;
 
-    static final int MIN_READS = 16;
     static final int MAX_READS = 512;
-    static final long TIME_PER_SIZE_NS = 250_000_000L;
 
     private static final int WRITE_CHUNK = 1 << 20;
     private static final int CYLINDERS = 1000;
@@ -51,6 +53,7 @@ public final class DiskProfiler {
     private final DiskIo io;
     private final int maxIoBytes;
     private final long seed;
+    private final Effort effort;
 
     /** A profiler reading with {@code io}, up to {@link #MAX_IO_BYTES}, at positions from a fresh seed. */
     public DiskProfiler(DiskIo io) {
@@ -59,9 +62,15 @@ public final class DiskProfiler {
 
     /**
      * A profiler reading with {@code io}, IO sizes up to {@code maxIoBytes} (a power of two, at
-     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}.
+     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}, with the
+     * {@link Effort#FULL full} effort.
      */
     public DiskProfiler(DiskIo io, int maxIoBytes, long seed) {
+        this(io, maxIoBytes, seed, Effort.FULL);
+    }
+
+    /** As {@link #DiskProfiler(DiskIo, int, long)}, spending {@code effort} on each IO size. */
+    public DiskProfiler(DiskIo io, int maxIoBytes, long seed, Effort effort) {
         if (maxIoBytes < 2 * MIN_IO_BYTES || Integer.bitCount(maxIoBytes) != 1
             || maxIoBytes > AlignedBuffers.MAX_CAPACITY) {
             throw new IllegalArgumentException("the largest IO size must be a power of two from "
@@ -70,6 +79,7 @@ public final class DiskProfiler {
         this.io = io;
         this.maxIoBytes = maxIoBytes;
         this.seed = seed;
+        this.effort = effort;
     }
 
     /**
@@ -98,6 +108,8 @@ public final class DiskProfiler {
     /**
      * Profiles the device behind {@code dir} with a test file of {@code requestedBytes} (less if
      * the free space is short, see {@link #fileBytes}), telling {@code listener} how far it got.
+     * A listener that throws stops the run: the exception comes out of here, and the test file is
+     * deleted as on any failure.
      *
      * @throws IllegalArgumentException if {@code dir} is unfit: missing, not a directory, too
      *                                  little free space, or a file system that refuses O_DIRECT
@@ -171,7 +183,7 @@ public final class DiskProfiler {
                 long[] times = new long[MAX_READS];
                 int reads = 0;
                 long spentNs = 0;
-                while (reads < MIN_READS || reads < MAX_READS && spentNs < TIME_PER_SIZE_NS) {
+                while (reads < effort.minReads() || reads < MAX_READS && spentNs < effort.timePerSizeNs()) {
                     long offset = random.nextLong(blocks) * DiskIo.ALIGNMENT;
                     long ns = timedRead(open, buffer, size, offset);
                     times[reads++] = ns;
@@ -249,6 +261,34 @@ public final class DiskProfiler {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             System.err.println("rondo: cannot delete the profiler's test file " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * How much a run spends on each IO size: at least {@code minReads} reads (at most
+     * {@value #MAX_READS}), more while their times add up to less than {@code timePerSizeNs}.
+     *
+     * @param minReads      the fewest reads of each size, at least 2
+     * @param timePerSizeNs the time reads of one size may take before the run moves on
+     */
+    public record Effort(int minReads, long timePerSizeNs) {
+
+        /** {@code rondo profile}'s: 16 reads of each size at least, up to a quarter of a second. */
+        public static final Effort FULL = new Effort(16, 250_000_000L);
+        /**
+         * A server's first start on a disk: 8 reads of each size at least, up to a tenth of a
+         * second; about a second on a solid-state disk, a few on a spinning one.
+         */
+        public static final Effort QUICK = new Effort(8, 100_000_000L);
+
+        public Effort {
+            if (minReads < 2 || minReads > MAX_READS) {
+                throw new IllegalArgumentException("each IO size needs 2 to " + MAX_READS + " reads, was " + minReads);
+            }
+            if (timePerSizeNs < 0) {
+                throw new IllegalArgumentException("the time per IO size must not be negative, was "
+                    + timePerSizeNs + " ns");
+            }
         }
     }
 
@@ -377,6 +417,7 @@ public final class DiskProfiler {
             measured.put("at", measuredAt.toString());
             measured.put("device", device.name());
             measured.put("deviceId", device.id());
+            measured.put("deviceBytes", device.sizeBytes());
             measured.put("rotational", device.rotational());
             measured.put("dir", dir.toString());
             measured.put("reader", reader);

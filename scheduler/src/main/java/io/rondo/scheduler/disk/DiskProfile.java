@@ -10,8 +10,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A disk described by a profile file ({@code config/disks/*.json}): cylinders, a piecewise seek
@@ -44,6 +47,7 @@ public final class DiskProfile implements DiskModel {
     private final long[] seekNsByDistance;
     private final double[] nsPerByteByCylinder;
     private final List<MeasuredRow> measuredRows;
+    private final Measurement measurement;
 
     private DiskProfile(Json json) {
         validate(json);
@@ -56,6 +60,7 @@ public final class DiskProfile implements DiskModel {
         this.seekNsByDistance = seekTable(json.seekCurve(), cylinders);
         this.nsPerByteByCylinder = zoneTable(json.zones(), cylinders);
         this.measuredRows = measuredRows(json.measured());
+        this.measurement = measurement(json.measured());
     }
 
     /** The disk of papers/001 Table 1. */
@@ -160,6 +165,14 @@ public final class DiskProfile implements DiskModel {
         return measuredRows;
     }
 
+    /**
+     * Where and when the profile was measured and what was found, as its {@code measured} section
+     * says; empty for a profile that was not measured, such as the paper's disk.
+     */
+    public Optional<Measurement> measurement() {
+        return Optional.ofNullable(measurement);
+    }
+
     @Override
     public String toString() {
         return name;
@@ -237,6 +250,25 @@ public final class DiskProfile implements DiskModel {
         return List.copyOf(result);
     }
 
+    private static Measurement measurement(JsonNode measured) {
+        if (measured == null || !measured.isObject()) {
+            return null;
+        }
+        Instant at = null;
+        if (measured.hasNonNull("at")) {
+            try {
+                at = Instant.parse(measured.get("at").asText());
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException("'measured.at' must be a time like 2026-11-23T10:15:30Z, was '"
+                    + measured.get("at").asText() + "'", e);
+            }
+        }
+        return new Measurement(at, measured.path("device").asText(""), measured.path("deviceId").asText(""),
+            measured.path("deviceBytes").asLong(0), measured.path("rotational").asBoolean(false),
+            measured.path("accessMs").asDouble(Double.NaN),
+            measured.path("transferBytesPerSecond").asDouble(Double.NaN));
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
@@ -266,6 +298,21 @@ public final class DiskProfile implements DiskModel {
      * (10^6 bytes a second), as {@code rondo profile} writes it under {@code measured.rows}.
      */
     public record MeasuredRow(int ioBytes, double minMBps, double meanMBps, double maxMBps) {
+    }
+
+    /**
+     * What a measured profile's {@code measured} section says of the device and the fit.
+     *
+     * @param at                     when it was measured, or null if the file does not say
+     * @param device                 the device's name ({@code vda}), or empty
+     * @param deviceId               the device's {@code MAJ:MIN}, or empty
+     * @param deviceBytes            the device's size, or 0 if the file does not say
+     * @param rotational             whether the kernel called the device rotational
+     * @param accessMs               the fitted access time {@code a}, or NaN
+     * @param transferBytesPerSecond the fitted transfer rate {@code R}, or NaN
+     */
+    public record Measurement(Instant at, String device, String deviceId, long deviceBytes, boolean rotational,
+                              double accessMs, double transferBytesPerSecond) {
     }
 
     /**

@@ -44,9 +44,9 @@ class DiskLayoutTest {
         Path a = Files.createDirectory(dir.resolve("a"));
         Path b = Files.createDirectory(dir.resolve("b"));
         Path c = Files.createDirectory(dir.resolve("c"));
-        DiskIo io = fake(Map.of(a, new DeviceInfo(0, 45, "unknown", false, 512),
-            b, new DeviceInfo(0, 46, "unknown", false, 512),
-            c, new DeviceInfo(0, 45, "unknown", false, 512)));
+        DiskIo io = fake(Map.of(a, new DeviceInfo(0, 45, "unknown", false, 512, 0),
+            b, new DeviceInfo(0, 46, "unknown", false, 512, 0),
+            c, new DeviceInfo(0, 45, "unknown", false, 512, 0)));
 
         DiskLayout layout = DiskLayout.of(List.of(a, b, c), io);
 

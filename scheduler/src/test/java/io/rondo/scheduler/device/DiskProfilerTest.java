@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +83,43 @@ class DiskProfilerTest {
         assertEquals(9, measured.get("rows").size());
         assertEquals(4096, measured.get("rows").get(0).get("ioBytes").asInt());
         assertTrue(profile.description().contains("rondo profile"), profile.description());
+        DiskProfile.Measurement measurement = profile.measurement().orElseThrow();
+        DeviceInfo device = io.device(dir);
+        assertEquals(device.id(), measurement.deviceId(), "the device it was measured on, to tell when it changes");
+        assertEquals(device.sizeBytes(), measurement.deviceBytes());
+        assertEquals(device.name(), measurement.device());
+        assertEquals(result.measuredAt(), measurement.at());
+        assertEquals(fit.accessMs(), measurement.accessMs(), 1e-6);
+        assertEquals(fit.transferBytesPerSecond(), measurement.transferBytesPerSecond(), 1);
+    }
+
+    /** The quick effort of a server's first start: fewer reads of each size, still a fit. */
+    @Test
+    void aQuickRunTakesFewerReadsAndStillFits() throws IOException {
+        DiskProfiler.Result result = new DiskProfiler(DiskIo.best(), (int) MIB, 3, DiskProfiler.Effort.QUICK)
+            .run(dir, 16 * MIB, DiskProfiler.Listener.NONE);
+
+        for (DiskProfiler.Row row : result.rows()) {
+            assertTrue(row.reads() >= DiskProfiler.Effort.QUICK.minReads(), row.toString());
+        }
+        assertTrue(result.fit().transferBytesPerSecond() > 0, result.fit().toString());
+        DiskProbeTest.assertEmpty(dir);
+    }
+
+    /** A listener that throws stops the run, and the test file goes with it. */
+    @Test
+    void aListenerThatThrowsStopsTheRunAndTheFileIsDeleted() throws IOException {
+        IllegalStateException stop = new IllegalStateException("stopped by the test");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> new DiskProfiler(DiskIo.best(), (int) MIB, 3).run(dir, 16 * MIB, (phase, done, total) -> {
+                if (phase == DiskProfiler.Phase.READING) {
+                    throw stop;
+                }
+            }));
+
+        assertSame(stop, e);
+        DiskProbeTest.assertEmpty(dir);
     }
 
     @Test

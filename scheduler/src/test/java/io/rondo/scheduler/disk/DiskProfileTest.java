@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -62,6 +63,33 @@ class DiskProfileTest {
         assertEquals(6_720, paper.cylinders());
         assertEquals(6_719, paper.cylinderOf(paper.capacityBytes() - 1));
         assertEquals(DiskProfile.PAPER_DISK, paper.name());
+    }
+
+    @Test
+    void thePaperDiskWasNotMeasured() {
+        assertTrue(paper.measurement().isEmpty());
+        assertTrue(paper.measuredRows().isEmpty());
+    }
+
+    /** A measured profile says where and when; a file without the device's size says 0 (unknown). */
+    @Test
+    void aMeasuredProfileSaysWhereAndWhen() throws IOException {
+        DiskProfile measured = DiskProfile.load(write("m.json", profile(CYLINDERS, CURVE, ", \"measured\": {"
+            + " \"at\": \"2026-11-23T10:15:30Z\", \"device\": \"sda\", \"deviceId\": \"8:0\","
+            + " \"rotational\": true, \"accessMs\": 0.2, \"transferBytesPerSecond\": 180000000 }")));
+
+        assertEquals(new DiskProfile.Measurement(Instant.parse("2026-11-23T10:15:30Z"), "sda", "8:0", 0,
+            true, 0.2, 180e6), measured.measurement().orElseThrow());
+    }
+
+    @Test
+    void aBadMeasurementTimeIsNamed() throws IOException {
+        Path file = write("bad-at.json", profile(CYLINDERS, CURVE, ", \"measured\": { \"at\": \"yesterday\" }"));
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DiskProfile.load(file));
+
+        assertTrue(e.getMessage().contains("'measured.at' must be a time like 2026-11-23T10:15:30Z, was 'yesterday'"),
+            e.getMessage());
     }
 
     /** The file under config/disks and the copy on the classpath are the same disk. */

@@ -27,7 +27,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,6 +91,8 @@ public final class DiskRuntime implements AutoCloseable {
     }
 
     /**
+     * Disks that all share one model.
+     *
      * @param storage   the disks, by name
      * @param paths     where a stored file is
      * @param policy    the scheduling policy
@@ -105,6 +106,26 @@ public final class DiskRuntime implements AutoCloseable {
     public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
                        DiskProfile model, long roundNs, long bufferCeilingBytes, boolean emulate, DiskIo io,
                        Function<BlockDevice, BlockDevice> device) throws IOException {
+        this(storage, paths, policy, disk -> model, roundNs, bufferCeilingBytes, emulate, io, device);
+    }
+
+    /**
+     * Disks each with its own model: the profile measured on its device, or the one configured.
+     *
+     * @param storage   the disks, by name
+     * @param paths     where a stored file is
+     * @param policy    the scheduling policy
+     * @param models    each disk's model, by the disk's name: what its scheduler estimates with,
+     *                  admission control judges by, and an emulated disk keeps time by
+     * @param roundNs   the round length
+     * @param bufferCeilingBytes the buffer pool's ceiling
+     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
+     * @param io        the disk reader
+     * @param device    wraps each disk's device (tests inject faults or checks here)
+     */
+    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
+                       Function<String, DiskProfile> models, long roundNs, long bufferCeilingBytes, boolean emulate,
+                       DiskIo io, Function<BlockDevice, BlockDevice> device) throws IOException {
         this.io = io;
         this.paths = paths;
         this.clock = SystemNanoClock.INSTANCE;
@@ -112,6 +133,10 @@ public final class DiskRuntime implements AutoCloseable {
         this.generator = new Generator(4096);
         List<DiskExecutor> executors = new ArrayList<>();
         for (StorageDisk disk : storage) {
+            DiskProfile model = models.apply(disk.name());
+            if (model == null) {
+                throw new IllegalArgumentException("no disk model for disk " + disk.name());
+            }
             DiskScheduler scheduler = new DiskScheduler(policy, model, roundNs, 0, ScheduleObserver.NONE);
             BlockDevice base = emulate
                 ? new EmulatedDisk(BlockDevice.direct(), model, clock, Waiter.realTime(clock), disk.name().hashCode())
@@ -395,9 +420,7 @@ public final class DiskRuntime implements AutoCloseable {
     /** The size of the block device a root lives on, from sysfs; 0 if unknown. */
     private static long deviceBytes(Path root, DiskIo io) {
         try {
-            var device = io.device(root);
-            Path size = Path.of("/sys/dev/block", device.id(), "size");
-            return Files.isReadable(size) ? Long.parseLong(Files.readString(size).trim()) * 512 : 0;
+            return io.device(root).sizeBytes();
         } catch (IOException | RuntimeException e) {
             return 0;
         }
