@@ -12,6 +12,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rondo.content.ingest.PlacementPolicy;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionPolicy;
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 
@@ -38,14 +39,25 @@ public final class RondoConfig {
 
     /** {@code storage.roots}: the folders Rondo stores and reads files in, relative to the working directory. */
     public static final List<String> DEFAULT_STORAGE_ROOTS = List.of("data");
-    /** {@code storage.diskProfile}: the disk model, a built-in profile's name or a profile file. */
-    public static final String DEFAULT_DISK_PROFILE = DiskProfile.PAPER_DISK;
+    /**
+     * {@code storage.diskProfile}'s word for the profile measured on each disk's own device, at the
+     * first start on it, and stored in its storage root's {@code rondo/} folder.
+     */
+    public static final String MEASURED_DISK_PROFILE = "measured";
+    /** {@code storage.diskProfile}: the disk model, {@code measured}, a built-in profile's name or a profile file. */
+    public static final String DEFAULT_DISK_PROFILE = MEASURED_DISK_PROFILE;
     /** {@code scheduler.policy}: the scheduling policy, a preset or a point of the framework. */
     public static final String DEFAULT_POLICY = "mixed-incremental-scan";
     /** {@code scheduler.roundMs}: the length of a round in milliseconds. */
     public static final long DEFAULT_ROUND_MS = 1000;
+    /** {@code buffers.ceiling}'s word for a share of the JVM's direct memory, {@link #AUTO_CEILING_SHARE}. */
+    public static final String AUTO_BUFFERS_CEILING = "auto";
+    /** The share of the JVM's direct memory an {@code auto} buffer ceiling takes; Netty and the rest keep the other. */
+    public static final double AUTO_CEILING_SHARE = 0.5;
     /** {@code buffers.ceiling}: the most memory all buffers together may take. */
-    public static final String DEFAULT_BUFFERS_CEILING = "256M";
+    public static final String DEFAULT_BUFFERS_CEILING = AUTO_BUFFERS_CEILING;
+    /** {@code network.capacity}: the outgoing capacity the streams may take, in bits a second. */
+    public static final String DEFAULT_NETWORK_CAPACITY = BitRates.UNLIMITED;
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -62,6 +74,8 @@ public final class RondoConfig {
     private final long buffersCeilingBytes;
     private final AdmissionPolicy admissionPolicy;
     private final double discreteReserve;
+    private final String networkCapacity;
+    private final long networkBitsPerSecond;
 
     private RondoConfig(Path source, Document document) {
         String where = source == null ? "defaults" : source.toString();
@@ -69,6 +83,7 @@ public final class RondoConfig {
         Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null) : document.scheduler();
         Buffers buffers = document.buffers() == null ? new Buffers(null) : document.buffers();
         Admission admission = document.admission() == null ? new Admission(null, null) : document.admission();
+        Network network = document.network() == null ? new Network(null) : document.network();
         List<String> roots = storage.roots() == null ? DEFAULT_STORAGE_ROOTS : storage.roots();
         require(!roots.isEmpty(), where, "storage.roots needs at least one folder");
         for (String root : roots) {
@@ -94,16 +109,32 @@ public final class RondoConfig {
         require(roundMs > 0, where, "scheduler.roundMs must be positive, was " + roundMs);
         try {
             SchedulingPolicy.parse(policy);
-            DiskProfile.resolve(diskProfile);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
-        this.buffersCeilingBytes = ByteSizes.parse(buffersCeiling, where + ": buffers.ceiling");
+        if (!measuredDiskProfile()) {
+            try {
+                DiskProfile.resolve(diskProfile);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": storage.diskProfile must be measured, a built-in "
+                    + "profile or a profile file: " + e.getMessage(), e);
+            }
+        }
+        try {
+            this.buffersCeilingBytes = buffersCeilingAuto()
+                ? Math.max(DiskIo.ALIGNMENT, (long) (DirectMemory.maxBytes() * AUTO_CEILING_SHARE))
+                : ByteSizes.parse(buffersCeiling, "buffers.ceiling");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage() + " (or auto: half the JVM's direct "
+                + "memory)", e);
+        }
+        this.networkCapacity = network.capacity() == null ? DEFAULT_NETWORK_CAPACITY : network.capacity();
+        this.networkBitsPerSecond = BitRates.parse(networkCapacity, where + ": network.capacity");
     }
 
     /** Every knob at its default. */
     public static RondoConfig defaults() {
-        return new RondoConfig(null, new Document(null, null, null, null));
+        return new RondoConfig(null, new Document(null, null, null, null, null));
     }
 
     /**
@@ -154,7 +185,7 @@ public final class RondoConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
-        return new RondoConfig(file, document == null ? new Document(null, null, null, null) : document);
+        return new RondoConfig(file, document == null ? new Document(null, null, null, null, null) : document);
     }
 
     /** The file this came from, or empty for the defaults. */
@@ -182,10 +213,11 @@ public final class RondoConfig {
         return discreteReserve;
     }
 
-    /** The admission settings, with this configuration's round and buffer ceiling. */
+    /** The admission settings, with this configuration's round, buffer ceiling and network capacity. */
     public AdmissionConfig admissionConfig() {
         return AdmissionConfig.defaults().withPolicy(admissionPolicy).withDiscreteReserve(discreteReserve)
-            .withRound(java.time.Duration.ofMillis(roundMs)).withBufferCeilingBytes(buffersCeilingBytes);
+            .withRound(java.time.Duration.ofMillis(roundMs)).withBufferCeilingBytes(buffersCeilingBytes)
+            .withNetworkBitsPerSecond(networkBitsPerSecond);
     }
 
     /** {@code storage.placement}: where new objects go. */
@@ -204,9 +236,14 @@ public final class RondoConfig {
             + value + "'");
     }
 
-    /** {@code storage.diskProfile}. */
+    /** {@code storage.diskProfile}, as written: {@code measured}, a built-in profile's name or a file. */
     public String diskProfile() {
         return diskProfile;
+    }
+
+    /** Whether {@code storage.diskProfile} is {@code measured}: each disk's own profile. */
+    public boolean measuredDiskProfile() {
+        return MEASURED_DISK_PROFILE.equals(diskProfile);
     }
 
     /** {@code scheduler.policy}, as written. */
@@ -224,14 +261,46 @@ public final class RondoConfig {
         return roundMs;
     }
 
-    /** {@code buffers.ceiling}, as written ({@code 256M}). */
+    /** {@code buffers.ceiling}, as written ({@code auto}, {@code 256M}). */
     public String buffersCeiling() {
         return buffersCeiling;
     }
 
-    /** {@code buffers.ceiling} in bytes. */
+    /** Whether {@code buffers.ceiling} is {@code auto}: a share of the JVM's direct memory. */
+    public boolean buffersCeilingAuto() {
+        return AUTO_BUFFERS_CEILING.equals(buffersCeiling);
+    }
+
+    /** {@code buffers.ceiling} in bytes: for {@code auto}, half the JVM's direct memory. */
     public long buffersCeilingBytes() {
         return buffersCeilingBytes;
+    }
+
+    /**
+     * The buffer ceiling for people: {@code 3 GiB (auto: half the JVM's 6 GiB of direct memory)},
+     * or {@code 256 MiB (buffers.ceiling)}, with a warning where a set ceiling passes the JVM's
+     * direct memory, which would fail reads before admission refused a stream.
+     */
+    public String describeBuffersCeiling() {
+        long directBytes = DirectMemory.maxBytes();
+        String direct = ByteSizes.format(directBytes) + " of direct memory ("
+            + (DirectMemory.configured() ? "-XX:MaxDirectMemorySize" : "its maximum heap, the default") + ")";
+        if (buffersCeilingAuto()) {
+            return ByteSizes.format(buffersCeilingBytes) + " (auto: half the JVM's " + direct + ")";
+        }
+        return ByteSizes.format(buffersCeilingBytes) + " (buffers.ceiling)" + (buffersCeilingBytes <= directBytes ? ""
+            : "; WARNING: more than the JVM's " + direct + ": raise it with RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize="
+            + "SIZE, or reads may fail for memory before admission refuses a stream");
+    }
+
+    /** {@code network.capacity}, as written ({@code unlimited}, {@code 1G}). */
+    public String networkCapacity() {
+        return networkCapacity;
+    }
+
+    /** {@code network.capacity} in bits a second, or {@link AdmissionConfig#UNLIMITED_NETWORK}. */
+    public long networkBitsPerSecond() {
+        return networkBitsPerSecond;
     }
 
     /** The dotted key an exception is about: {@code storage.roots}. */
@@ -284,7 +353,7 @@ public final class RondoConfig {
     }
 
     /** The file's shape; any section or key left out is null and takes its default. */
-    record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission) {
+    record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission, Network network) {
     }
 
     record Storage(List<String> roots, String diskProfile, String placement) {
@@ -297,5 +366,8 @@ public final class RondoConfig {
     }
 
     record Buffers(String ceiling) {
+    }
+
+    record Network(String capacity) {
     }
 }

@@ -1,5 +1,6 @@
 package io.rondo.server.config;
 
+import io.rondo.scheduler.admission.AdmissionConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +27,16 @@ class RondoConfigTest {
     private static void assertDefaults(RondoConfig config) {
         assertEquals(List.of(Path.of("data")), config.storageRoots());
         assertTrue(config.defaultStorageRoots());
-        assertEquals("nerjes-1999", config.diskProfile());
+        assertEquals("measured", config.diskProfile());
+        assertTrue(config.measuredDiskProfile());
         assertEquals("mixed-incremental-scan", config.policy());
         assertEquals("mixed-incremental-scan", config.schedulingPolicy().name());
         assertEquals(1000, config.roundMs());
-        assertEquals("256M", config.buffersCeiling());
-        assertEquals(256L << 20, config.buffersCeilingBytes());
+        assertEquals("auto", config.buffersCeiling());
+        assertTrue(config.buffersCeilingAuto());
+        assertEquals(DirectMemory.maxBytes() / 2, config.buffersCeilingBytes(), 1);
+        assertEquals("unlimited", config.networkCapacity());
+        assertEquals(AdmissionConfig.UNLIMITED_NETWORK, config.admissionConfig().networkBitsPerSecond());
     }
 
     @Test
@@ -73,8 +78,52 @@ class RondoConfigTest {
         assertEquals(false, config.defaultStorageRoots());
         assertEquals(500, config.roundMs());
         assertEquals(1L << 30, config.buffersCeilingBytes());
-        assertEquals("nerjes-1999", config.diskProfile(), "left out: the default");
+        assertEquals("measured", config.diskProfile(), "left out: the default");
         assertEquals("mixed-incremental-scan", config.policy(), "left out: the default");
+    }
+
+    /** Link rates are decimal: 1G is 10^9 bit/s; the admission settings carry the capacity. */
+    @Test
+    void theNetworkCapacityIsABitRate() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("network:\n  capacity: 1G\n"));
+
+        assertEquals(1_000_000_000L, config.networkBitsPerSecond());
+        assertEquals(1_000_000_000L, config.admissionConfig().networkBitsPerSecond());
+        assertEquals(2_500_000_000L, RondoConfig.load(yaml("network:\n  capacity: 2.5G\n")).networkBitsPerSecond());
+        assertEquals(100_000_000L, RondoConfig.load(yaml("network:\n  capacity: 100 Mbit/s\n"))
+            .networkBitsPerSecond());
+        assertEquals(800_000L, RondoConfig.load(yaml("network:\n  capacity: 800000\n")).networkBitsPerSecond());
+        assertEquals("1 Gbit/s", BitRates.format(1_000_000_000L));
+        assertEquals("2.5 Gbit/s", BitRates.format(2_500_000_000L));
+        assertEquals("800 kbit/s", BitRates.format(800_000L));
+        assertEquals("unlimited", BitRates.format(AdmissionConfig.UNLIMITED_NETWORK));
+    }
+
+    /** A ceiling set in the file is that; auto is half the JVM's direct memory, and says so. */
+    @Test
+    void theBufferCeilingIsSetOrHalfTheDirectMemory() throws IOException {
+        RondoConfig set = RondoConfig.load(yaml("buffers:\n  ceiling: 64M\n"));
+        assertEquals(64L << 20, set.buffersCeilingBytes());
+        assertEquals("64 MiB (buffers.ceiling)", set.describeBuffersCeiling());
+
+        RondoConfig auto = RondoConfig.defaults();
+        assertEquals(auto.buffersCeilingBytes(), auto.admissionConfig().bufferCeilingBytes());
+        assertTrue(auto.describeBuffersCeiling().contains("(auto: half the JVM's "
+            + ByteSizes.format(DirectMemory.maxBytes()) + " of direct memory"), auto.describeBuffersCeiling());
+
+        RondoConfig tooMuch = RondoConfig.load(yaml("buffers:\n  ceiling: 64T\n"));
+        assertTrue(tooMuch.describeBuffersCeiling().contains("WARNING: more than the JVM's")
+            && tooMuch.describeBuffersCeiling().contains("RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize="),
+            tooMuch.describeBuffersCeiling());
+    }
+
+    /** The paper's disk, or a profile file, when the file names one rather than measured. */
+    @Test
+    void aNamedDiskProfileIsNotMeasured() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("storage:\n  diskProfile: nerjes-1999\n"));
+
+        assertEquals("nerjes-1999", config.diskProfile());
+        assertEquals(false, config.measuredDiskProfile());
     }
 
     @Test
@@ -104,8 +153,14 @@ class RondoConfigTest {
         assertRefused("scheduler:\n  roundMs: 0\n", "scheduler.roundMs must be positive, was 0");
         assertRefused("scheduler:\n  policy: fastest\n", "unknown policy 'fastest'");
         assertRefused("buffers:\n  ceiling: lots\n", "buffers.ceiling must be a positive size");
+        assertRefused("buffers:\n  ceiling: lots\n", "(or auto: half the JVM's direct memory)");
+        assertRefused("network:\n  capacity: fast\n", "network.capacity must be a rate in bits a second like "
+            + "100M, 1G or 2.5G (K, M, G: powers of 1000), or unlimited; was 'fast'");
+        assertRefused("network:\n  capacity: 0\n", "network.capacity must be a rate");
+        assertRefused("network:\n  capacity: -1G\n", "network.capacity must be a rate");
         assertRefused("storage:\n  roots: []\n", "storage.roots needs at least one folder");
-        assertRefused("storage:\n  diskProfile: no-such-disk\n", "no built-in disk profile named 'no-such-disk'");
+        assertRefused("storage:\n  diskProfile: no-such-disk\n", "storage.diskProfile must be measured, a built-in "
+            + "profile or a profile file: no built-in disk profile named 'no-such-disk'");
         assertRefused("storage: [a, b]\n", "'storage' (line 1) must be a section of keys");
         assertRefused("storage:\n  roots: [a\n", "is not valid YAML");
     }
