@@ -173,14 +173,19 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         AdmissionDecision decision = admission.admit(StreamAdmission.demand(object, Integer.toString(id)));
         if (decision instanceof AdmissionDecision.Reject no) {
             found.get().close();
-            reject(no.resource() == AdmissionDecision.Resource.DISK_TIME ? RejectReason.DISK_TIME
-                : RejectReason.BUFFER_MEMORY, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
+            reject(switch (no.resource()) {
+                case DISK_TIME -> RejectReason.DISK_TIME;
+                case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
+                case NETWORK -> RejectReason.NETWORK;
+            }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
             return;
         }
         if (!disks.buffers().reserveStream(id, (int) Math.max(1, peak) + 2 * DiskIo.ALIGNMENT)) {
             admission.release(Integer.toString(id));
             found.get().close();
-            reject(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment buffers");
+            reject(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment buffers: "
+                + "raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
+                + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
             return;
         }
         admitted = true;

@@ -298,6 +298,22 @@ class StreamServeTest {
         assertArrayEquals(clip, play(), "with the first stream over, the next is admitted");
     }
 
+    /** A link slower than the clip's largest fragment a round: REJECT NETWORK, naming the setting, for good. */
+    @Test
+    void aStreamPastTheNetworkCapacityIsRefusedNetwork() throws Exception {
+        serve(AdmissionConfig.defaults().withNetworkBitsPerSecond(8_000));
+        try (StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            StreamRejectedException refused = assertThrows(StreamRejectedException.class,
+                () -> client.open("/clip.webm", 0, PROFILE));
+
+            assertEquals(RejectReason.NETWORK, refused.reject().reason());
+            assertEquals(0, refused.reject().retryAfterSeconds(), "it does not fit even alone");
+            assertTrue(refused.reject().message().contains("network.capacity in rondo.yaml"),
+                refused.reject().message());
+        }
+        assertEquals(0, streams.admission().admittedStreams());
+    }
+
     /** papers/004 Section 2.3: a client declares what it can take; one that cannot take this clip is told why. */
     @Test
     void aClientProfileTooSmallForTheClipIsRefusedWithTheReasonAndTheConnectionStaysUsable() throws Exception {
