@@ -5,9 +5,12 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.server.config.ByteSizes;
+import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
+import io.rondo.server.runtime.DiskModels;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +36,10 @@ import java.util.function.Consumer;
         "WebM and fragmented MP4 are continuous objects: indexed into fragments of one round each and striped over "
             + "the disks. Anything else is discrete, served whole or by range. Each file is written aside, forced "
             + "to disk and renamed before its catalog entry is written, so a crash leaves it whole or not at all. "
-            + "A name already taken is refused: remove the old object first (rondo rm) or choose another (--as)."},
+            + "A name already taken is refused: remove the old object first (rondo rm) or choose another (--as).",
+        "",
+        "On a disk with no stored disk model (storage.diskProfile: measured, the default) the first ingest profiles "
+            + "its device for a few seconds, as 'rondo serve' would, and stores the profile in the storage root."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
 final class IngestCommand implements Callable<Integer> {
@@ -82,8 +88,10 @@ final class IngestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int failed = 0;
-        try (Library library = libraryOptions.open()) {
+        RondoConfig settings = libraryOptions.settings();
+        try (Library library = Library.open(settings, libraryOptions.data())) {
             library.notes().forEach(note -> out.println("note: " + note));
+            measureNewDisks(settings, library, out, err);
             for (Path file : files) {
                 try {
                     MediaObject object = ingestOne(library, new IngestRequest(file, name, declared, bits),
@@ -97,6 +105,24 @@ final class IngestCommand implements Callable<Integer> {
         }
         out.flush();
         return failed == 0 ? 0 : 1;
+    }
+
+    /**
+     * A disk's first start may as well be its first ingest: while it is empty, its device is
+     * profiled for the model the server will plan with, as {@code rondo serve} would do.
+     */
+    private void measureNewDisks(RondoConfig settings, Library library, PrintWriter out, PrintWriter err) {
+        if (!settings.measuredDiskProfile()) {
+            return;
+        }
+        try (MeasuringListener measuring = new MeasuringListener(err, quiet, () -> false)) {
+            for (DiskModels.Choice choice : DiskModels.real(DiskIo.best()).choose(settings.diskProfile(), "configured",
+                library.store().disks(), false, measuring)) {
+                if (choice.source() == DiskModels.Source.MEASURED || choice.source() == DiskModels.Source.FALLBACK) {
+                    out.println("note: " + choice.account());
+                }
+            }
+        }
     }
 
     private MediaObject ingestOne(Library library, IngestRequest request, Consumer<String> notes)

@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.load.DummyLoad;
@@ -9,6 +10,8 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.Simulator;
 import io.rondo.server.config.ByteSizes;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.runtime.DiskModels;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,9 +97,10 @@ final class LoadCommand implements Callable<Integer> {
         description = "The scheduling policy (default: ${DEFAULT-VALUE}).")
     private String policy;
 
-    @Option(names = "--disk-profile", paramLabel = "NAME|FILE", defaultValue = DiskProfile.PAPER_DISK,
-        description = "The disk model: emulated disks' timing, and the scheduler's estimates "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--disk-profile", paramLabel = "NAME|FILE",
+        description = "The disk model: emulated disks' timing, and the scheduler's estimates: a built-in profile, a "
+            + "file, or measured (the device behind --dir, profiled once and stored in DIR/rondo/disk-profile.json). "
+            + "Default: nerjes-1999 on emulated disks, measured with --real.")
     private String diskProfile;
 
     @Option(names = "--real",
@@ -131,7 +135,7 @@ final class LoadCommand implements Callable<Integer> {
         if (real && stepped) {
             throw new IllegalArgumentException("--stepped needs emulated disks; a real disk keeps real time");
         }
-        DiskProfile model = DiskProfile.resolve(diskProfile);
+        DiskProfile model = model();
         LoadSpec load = new LoadSpec(SchedulingPolicy.parse(policy), model, !real, dir,
             ByteSizes.parse(fileSize, "--file-size"), disks, streams, cbr == null ? 0 : ByteSizes.parse(cbr, "--cbr"),
             SimulateCommand.sizes(continuousSize, "--c-size"), lambda, SimulateCommand.sizes(discreteSize, "--d-size"),
@@ -165,6 +169,28 @@ final class LoadCommand implements Callable<Integer> {
         stdout.printf(Locale.ROOT, "%nwrote %s and %s%n", csv, png);
         stdout.flush();
         return result.glitches() == 0 && result.ioErrors() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The model {@code --disk-profile} names; without it, the paper's disk for emulated disks and,
+     * with {@code --real}, the profile measured on the device behind {@code --dir}, as a server's
+     * first start measures a disk.
+     */
+    private DiskProfile model() throws IOException {
+        String setting = diskProfile != null ? diskProfile : real ? RondoConfig.MEASURED_DISK_PROFILE
+            : DiskProfile.PAPER_DISK;
+        if (!setting.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
+            return DiskProfile.resolve(setting);
+        }
+        Files.createDirectories(dir);
+        DiskIo io = DiskIo.best();
+        StorageDisk disk = new StorageDisk(io.device(dir).name(), dir);
+        try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), quiet, () -> false)) {
+            DiskModels.Choice choice = DiskModels.real(io).choose(setting, "--disk-profile", List.of(disk), false,
+                measuring).get(0);
+            spec.commandLine().getOut().println(choice.account());
+            return choice.profile();
+        }
     }
 
     private static void print(LoadResult r, SimulationResult predicted, PrintWriter out) {

@@ -5,7 +5,6 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.ByteSizes;
-import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,8 +33,10 @@ import java.util.concurrent.Callable;
             + "throughput against IO size (PNG, like papers/000 Figure 3). The test file is deleted at the end, "
             + "on failure and on Ctrl-C.",
         "",
-        "Use the profile with 'rondo simulate --disk-profile FILE', 'rondo load --disk-profile FILE' or "
-            + "storage.diskProfile in config/rondo.yaml."},
+        "Use the profile with 'rondo serve --disk-profile FILE', 'rondo simulate --disk-profile FILE', "
+            + "'rondo load --disk-profile FILE' or storage.diskProfile in config/rondo.yaml. 'rondo serve' measures "
+            + "each disk by itself at its first start (storage.diskProfile: measured, the default) and keeps the "
+            + "profile in the storage root as rondo/disk-profile.json."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
 final class ProfileCommand implements Callable<Integer> {
@@ -95,7 +96,7 @@ final class ProfileCommand implements Callable<Integer> {
                 ByteSizes.format(Math.min(maxIoBytes, fileBytes)), io.kind());
             stdout.flush();
             DiskProfiler.Result result;
-            try (Bars bars = new Bars(quiet)) {
+            try (ProfileBars bars = new ProfileBars(quiet, () -> false)) {
                 result = new DiskProfiler(io, (int) maxIoBytes, System.nanoTime()).run(dir, requested, bars);
             }
             print(result, stdout);
@@ -106,8 +107,8 @@ final class ProfileCommand implements Callable<Integer> {
             result.writeProfile(json);
             DiskProfile.load(json);
             ProfileChart.write(result, png);
-            stdout.printf(Locale.ROOT, "%nwrote %s and %s%nuse it with --disk-profile %s, or as storage.diskProfile in "
-                + "config/rondo.yaml%n", json, png, json);
+            stdout.printf(Locale.ROOT, "%nwrote %s and %s%nuse it with rondo serve --disk-profile %s, or as "
+                + "storage.diskProfile in config/rondo.yaml%n", json, png, json);
             stdout.flush();
             return 0;
         } catch (IOException e) {
@@ -136,39 +137,5 @@ final class ProfileCommand implements Callable<Integer> {
             fit.accessMaxMs());
         out.printf(Locale.ROOT, "%d reads in %.1f s, the test file written and deleted%n",
             result.rows().stream().mapToInt(DiskProfiler.Row::reads).sum(), result.seconds());
-    }
-
-    /** A progress bar per phase: MiB written, then IO sizes timed. */
-    private static final class Bars implements DiskProfiler.Listener, AutoCloseable {
-
-        private final boolean quiet;
-        private DiskProfiler.Phase phase;
-        private ProgressBar bar;
-
-        Bars(boolean quiet) {
-            this.quiet = quiet;
-        }
-
-        @Override
-        public void progress(DiskProfiler.Phase now, long done, long total) {
-            if (quiet) {
-                return;
-            }
-            boolean writing = now == DiskProfiler.Phase.WRITING;
-            if (now != phase) {
-                close();
-                phase = now;
-                bar = writing ? Progress.bar("writing", total >> 20, " MiB") : Progress.bar("reading", total, " sizes");
-            }
-            bar.stepTo(writing ? done >> 20 : done);
-        }
-
-        @Override
-        public void close() {
-            if (bar != null) {
-                bar.close();
-                bar = null;
-            }
-        }
     }
 }

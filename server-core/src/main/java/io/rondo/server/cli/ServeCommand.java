@@ -4,10 +4,12 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.BitRates;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
+import io.rondo.server.runtime.DiskModels;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import picocli.CommandLine.Command;
@@ -18,21 +20,30 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * {@code rondo serve}: the server. Today it serves discrete data over HTTP, every byte read through
- * the disks' schedulers; the stream protocol for continuous data joins it in the serving issue.
+ * {@code rondo serve}: the server. Discrete data over HTTP and continuous data over the stream
+ * protocol, every byte read through the disks' schedulers, each disk planned and admitted by its
+ * own model ({@link DiskModels}).
  */
 @Command(name = "serve",
     description = {
         "Serve the library over HTTP: every object at its name, folders as pages, with ranges and conditional "
             + "requests; every byte read through the disks' schedulers. An empty library gets the demo library "
-            + "first. Stop with Ctrl-C or SIGTERM."},
+            + "first. Stop with Ctrl-C or SIGTERM.",
+        "",
+        "Each disk is scheduled and admits streams by its own model: at the first start on a disk its device is "
+            + "profiled for a few seconds (as 'rondo profile' does) and the profile is stored in the storage root as "
+            + "rondo/disk-profile.json, reused until the device or its size changes. --disk-profile or "
+            + "storage.diskProfile names another model."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
 final class ServeCommand implements Callable<Integer> {
@@ -59,8 +70,16 @@ final class ServeCommand implements Callable<Integer> {
     private String address;
 
     @Option(names = "--emulate",
-        description = "Complete each disk IO when the disk model says (real bytes, the model's timing).")
+        description = "Complete each disk IO when the disk model says (real bytes, the model's timing); the model is "
+            + "the paper's disk (nerjes-1999) unless --disk-profile names one (measured too) or storage.diskProfile "
+            + "names a profile.")
     private boolean emulate;
+
+    @Option(names = "--disk-profile", paramLabel = "FILE|NAME",
+        description = "The disk model of every disk, instead of storage.diskProfile: measured (each disk's own, "
+            + "profiled at the first start on it and stored in its root's rondo/disk-profile.json), nerjes-1999 "
+            + "(the disk of papers/001 Table 1) or a profile file, e.g. from 'rondo profile DIR --out FILE'.")
+    private String diskProfile;
 
     @Override
     public Integer call() throws Exception {
@@ -69,6 +88,14 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (streamPort < 0 || streamPort > 65535) {
             throw new IllegalArgumentException("--stream-port must be between 0 and 65535, was " + streamPort);
+        }
+        if (diskProfile != null && !diskProfile.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
+            try {
+                DiskProfile.resolve(diskProfile);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--disk-profile must be measured, a built-in profile or a profile "
+                    + "file: " + e.getMessage(), e);
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         RondoConfig settings = libraryOptions.settings();
@@ -92,6 +119,22 @@ final class ServeCommand implements Callable<Integer> {
     private void serve(RondoConfig settings, PrintWriter out, CountDownLatch stopped) throws Exception {
         try (Library library = Library.open(settings, libraryOptions.data())) {
             library.notes().forEach(note -> out.println("note: " + note));
+            List<DiskModels.Choice> models;
+            try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), false,
+                     () -> stopped.getCount() == 0)) {
+                // Emulation keeps the paper's disk unless a model is asked for by name, measured included.
+                models = DiskModels.real(DiskIo.best()).choose(diskProfile != null ? diskProfile
+                        : settings.diskProfile(), diskProfile != null ? "--disk-profile" : "configured",
+                    library.store().disks(), emulate && diskProfile == null, measuring);
+            } catch (CancellationException e) {
+                out.println(e.getMessage());
+                return;
+            }
+            models.forEach(model -> out.println(model.account()));
+            out.println("admission " + settings.admissionPolicy() + ": buffers " + settings.describeBuffersCeiling()
+                + ", network " + BitRates.format(settings.networkBitsPerSecond()) + " (network.capacity)");
+            Map<String, DiskProfile> byDisk = new HashMap<>();
+            models.forEach(model -> byDisk.put(model.disk(), model.profile()));
             List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
             if (!demo.isEmpty()) {
                 out.println("the library was empty: installed the demo library (" + demo.size() + " objects)");
@@ -101,7 +144,7 @@ final class ServeCommand implements Callable<Integer> {
                 out.println("installed the web player under " + PlayerFiles.FOLDER + " (" + player.size() + " files)");
             }
             try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-                     settings.schedulingPolicy(), DiskProfile.resolve(settings.diskProfile()),
+                     settings.schedulingPolicy(), byDisk::get,
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
                      Function.identity());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
