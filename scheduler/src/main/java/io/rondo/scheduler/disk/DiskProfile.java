@@ -83,21 +83,46 @@ public final class DiskProfile implements DiskModel {
 
     /** A profile file. */
     public static DiskProfile load(Path file) {
+        String json;
         try {
-            return parse(JSON.readValue(Files.readString(file), Json.class), file.toString());
-        } catch (JsonProcessingException e) {
-            String problem = e.getCause() instanceof IllegalArgumentException invalid
-                ? invalid.getMessage() : e.getOriginalMessage();
-            throw new IllegalArgumentException("disk profile " + file + " is not valid: " + problem, e);
+            json = Files.readString(file);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read disk profile " + file + ": " + e.getMessage(), e);
         }
+        return fromJson(json, file.toString());
     }
 
-    /** A profile file if {@code nameOrPath} names one, else the built-in profile of that name. */
+    /**
+     * A profile in a file's format, held in memory: {@code source} names it in messages.
+     *
+     * @throws IllegalArgumentException if it is not a valid profile
+     */
+    public static DiskProfile fromJson(String json, String source) {
+        try {
+            return parse(JSON.readValue(json, Json.class), source);
+        } catch (JsonProcessingException e) {
+            String problem = e.getCause() instanceof IllegalArgumentException invalid
+                ? invalid.getMessage() : e.getOriginalMessage();
+            throw new IllegalArgumentException("disk profile " + source + " is not valid: " + problem, e);
+        }
+    }
+
+    /**
+     * A profile file if {@code nameOrPath} names one, else the built-in profile of that name.
+     *
+     * @throws IllegalArgumentException if there is neither, saying which was looked for
+     */
     public static DiskProfile resolve(String nameOrPath) {
         Path path = Path.of(nameOrPath);
-        return Files.isRegularFile(path) ? load(path) : builtIn(nameOrPath);
+        if (Files.isRegularFile(path)) {
+            return load(path);
+        }
+        if (nameOrPath.contains("/") || nameOrPath.endsWith(".json") || Files.exists(path)) {
+            throw new IllegalArgumentException("the disk profile file " + nameOrPath
+                + (Files.exists(path) ? " is not a regular file" : " does not exist") + "; built-in profiles: "
+                + BUILT_IN);
+        }
+        return builtIn(nameOrPath);
     }
 
     private static DiskProfile parse(Json json, String source) {

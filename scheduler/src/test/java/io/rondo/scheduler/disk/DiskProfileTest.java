@@ -195,4 +195,15 @@ class DiskProfileTest {
         assertTrue(e.getMessage().contains("'quantum-2001'"), e.getMessage());
         assertTrue(e.getMessage().contains("built-in profiles: [nerjes-1999]"), e.getMessage());
     }
+
+    /** A path that names no file says so, rather than looking for a built-in profile of that name. */
+    @Test
+    void resolvingAMissingFileSaysTheFileIsMissing() {
+        String missing = dir.resolve("measured.json").toString();
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DiskProfile.resolve(missing));
+
+        assertEquals("the disk profile file " + missing + " does not exist; built-in profiles: [nerjes-1999]",
+            e.getMessage());
+    }
 }

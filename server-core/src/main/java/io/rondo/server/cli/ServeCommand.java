@@ -127,7 +127,11 @@ final class ServeCommand implements Callable<Integer> {
                         : settings.diskProfile(), diskProfile != null ? "--disk-profile" : "configured",
                     library.store().disks(), emulate && diskProfile == null, measuring);
             } catch (CancellationException e) {
-                out.println(e.getMessage());
+                models = List.of();
+            }
+            if (stopped.getCount() == 0) {
+                // Ctrl-C while profiling: the profiler's own hook may have deleted its test file first.
+                out.println("stopped while profiling the disks: a profile cut short is not stored");
                 return;
             }
             models.forEach(model -> out.println(model.account()));

@@ -277,14 +277,14 @@ public final class RondoConfig {
     }
 
     /**
-     * The buffer ceiling for people: {@code 3 GiB (auto: half the JVM's 6 GiB of direct memory)},
+     * The buffer ceiling for people: {@code 3 GiB (auto: half the JVM's 6 GiB of direct memory, ...)},
      * or {@code 256 MiB (buffers.ceiling)}, with a warning where a set ceiling passes the JVM's
      * direct memory, which would fail reads before admission refused a stream.
      */
     public String describeBuffersCeiling() {
         long directBytes = DirectMemory.maxBytes();
-        String direct = ByteSizes.format(directBytes) + " of direct memory ("
-            + (DirectMemory.configured() ? "-XX:MaxDirectMemorySize" : "its maximum heap, the default") + ")";
+        String direct = ByteSizes.format(directBytes) + " of direct memory, "
+            + (DirectMemory.configured() ? "set by -XX:MaxDirectMemorySize" : "by default its maximum heap");
         if (buffersCeilingAuto()) {
             return ByteSizes.format(buffersCeilingBytes) + " (auto: half the JVM's " + direct + ")";
         }

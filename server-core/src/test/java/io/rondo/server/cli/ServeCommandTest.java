@@ -43,4 +43,15 @@ class ServeCommandTest {
         assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "70000"));
         assertTrue(stderr.toString().contains("--port must be between 0 and 65535"), stderr.toString());
     }
+
+    @Test
+    void aDiskProfileThatIsNoneIsAOneLineError() {
+        Path missing = data.resolve("disk.json");
+
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--disk-profile", missing.toString()));
+
+        String err = stderr.toString().strip();
+        assertEquals("serve: --disk-profile must be measured, a built-in profile or a profile file: the disk profile "
+            + "file " + missing + " does not exist; built-in profiles: [nerjes-1999]", err);
+    }
 }
