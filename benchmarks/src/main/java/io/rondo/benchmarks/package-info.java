@@ -1,2 +1,2 @@
-/** JMH benchmarks: the scheduler's overhead per round (papers/001 Table 4) and the simulator's speed. */
+/** JMH benchmarks (scheduler overhead per round, simulator speed) and StreamLoad, a stream-protocol load client. */
 package io.rondo.benchmarks;
