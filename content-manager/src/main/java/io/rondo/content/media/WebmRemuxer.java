@@ -40,9 +40,13 @@ import java.util.StringJoiner;
  *
  * <p>Blocks are cut in file order: round k+1's Cluster starts at the first block whose time is at
  * least (k+1)T, and blocks after it that play a little earlier (audio interleaved late) stay with
- * it, with a negative relative timecode. Every block is copied as it is, a BlockGroup with all its
- * children, laces untouched, except its 16-bit relative timecode, rewritten against the new Cluster;
- * a block too far from its round's start for 16 bits of ticks is refused.
+ * it, with a negative relative timecode (Chromium's MSE takes those). Every block is copied as it
+ * is, a BlockGroup with all its children, laces untouched, except its 16-bit relative timecode,
+ * rewritten against the new Cluster; a block too far from its round's start for 16 bits of ticks is
+ * refused. Within a Cluster the blocks go in time order: Chromium's MSE refuses a Cluster whose
+ * blocks go back in time (WebMClusterParser: "a timecode before the previous block"), and a source
+ * whose Clusters each run forward may still step back where one ends and the next begins, inside
+ * one round. The sort is stable, so each track's frames keep their order.
  *
  * <p>Planning walks the block headers once ({@link MatroskaDemuxer}) and keeps, per round, where
  * its blocks lie in the source (they are contiguous there, with Cluster headers and skipped
@@ -68,7 +72,7 @@ final class WebmRemuxer implements StoredMedia {
     private final Rounds rounds;
     private ByteBuffer span = ByteBuffer.allocate(0);
     private final ByteBuffer clusterHeader = ByteBuffer.allocate(32);
-    private long[] runs = new long[32];
+    private final KeptBlocks kept = new KeptBlocks();
 
     private WebmRemuxer(MediaFile in, MatroskaDemuxer demuxer, long[] keptTracks, byte[] init, MediaIndex index,
                         Rounds rounds) {
@@ -250,18 +254,27 @@ final class WebmRemuxer implements StoredMedia {
         EbmlWriter.putHeader(clusterHeader, Ebml.TIMECODE, timecodeBytes);
         EbmlWriter.putUint(clusterHeader, clusterTicks, timecodeBytes);
         clusterHeader.flip();
-        int runCount = rounds.blocks[i] == 0 ? 0 : rewriteTimecodes(i, clusterTicks);
+        int blocks = rounds.blocks[i] == 0 ? 0 : rewriteTimecodes(i, clusterTicks);
+        if (!rounds.inOrder[i]) {
+            sortByTime(blocks);
+        }
         writeFully(out, clusterHeader);
-        for (int r = 0; r < runCount; r++) {
-            writeFully(out, span.slice((int) runs[2 * r], (int) (runs[2 * r + 1] - runs[2 * r])));
+        int run = 0;
+        while (run < blocks) {
+            int next = run + 1;
+            while (next < blocks && kept.from(next) == kept.to(next - 1)) {
+                next++;
+            }
+            writeFully(out, span.slice(kept.from(run), kept.to(next - 1) - kept.from(run)));
+            run = next;
         }
     }
 
     /**
      * Reads round {@code i}'s span of the source into {@link #span}, rewrites each kept block's
-     * relative timecode there, and notes the runs of kept blocks in {@link #runs}.
+     * relative timecode there, and notes the kept blocks in {@link #kept}, in file order.
      *
-     * @return how many runs
+     * @return how many blocks
      */
     private int rewriteTimecodes(int i, long clusterTicks) throws IOException {
         long start = rounds.spanStart[i];
@@ -275,8 +288,7 @@ final class WebmRemuxer implements StoredMedia {
         MatroskaDemuxer.Source source = (pos, n) -> span.slice((int) (pos - start), (int) Math.min(n, end - pos));
         BlockCursor block = demuxer.blocks(source, start, end, rounds.clusterOffset[i], rounds.clusterEnd[i],
             rounds.clusterTimecode[i]);
-        int runCount = 0;
-        int blocks = 0;
+        kept.clear();
         long bytes = 0;
         try {
             while (block.next()) {
@@ -286,29 +298,30 @@ final class WebmRemuxer implements StoredMedia {
                 short relative = relativeTimecode(block, clusterTicks, index.fragments().get(i).startNs(),
                     demuxer.timecodeScale());
                 span.putShort((int) (block.timecodeOffset() - start), relative);
-                long from = block.elementOffset() - start;
-                long to = block.elementEnd() - start;
-                if (runCount > 0 && runs[2 * runCount - 1] == from) {
-                    runs[2 * runCount - 1] = to;
-                } else {
-                    if (2 * runCount + 2 > runs.length) {
-                        runs = Arrays.copyOf(runs, runs.length * 2);
-                    }
-                    runs[2 * runCount] = from;
-                    runs[2 * runCount + 1] = to;
-                    runCount++;
-                }
-                blocks++;
-                bytes += to - from;
+                kept.add((int) (block.elementOffset() - start), (int) (block.elementEnd() - start), relative);
+                bytes += block.elementEnd() - block.elementOffset();
             }
         } catch (MediaFormatException e) {
             throw changed(i, e.getMessage(), e);
         }
-        if (blocks != rounds.blocks[i] || bytes != rounds.blockBytes[i]) {
-            throw changed(i, "its bytes " + start + " to " + end + " now hold " + blocks + " blocks of " + bytes
+        if (kept.size() != rounds.blocks[i] || bytes != rounds.blockBytes[i]) {
+            throw changed(i, "its bytes " + start + " to " + end + " now hold " + kept.size() + " blocks of " + bytes
                 + " bytes, not " + rounds.blocks[i] + " of " + rounds.blockBytes[i], null);
         }
-        return runCount;
+        return kept.size();
+    }
+
+    /**
+     * Puts the first {@code n} kept blocks in time order, keeping the file order of blocks of the
+     * same time (an insertion sort: the blocks come nearly sorted, out of order only where the
+     * source's Clusters meet).
+     */
+    private void sortByTime(int n) {
+        for (int i = 1; i < n; i++) {
+            for (int j = i; j > 0 && kept.time(j) < kept.time(j - 1); j--) {
+                kept.swap(j, j - 1);
+            }
+        }
     }
 
     private IOException changed(int i, String what, Throwable cause) {
@@ -351,6 +364,8 @@ final class WebmRemuxer implements StoredMedia {
         private long[] clusterTimecode = new long[64];
         private long[] blockBytes = new long[64];
         private int[] blocks = new int[64];
+        private long[] lastTicks = new long[64];
+        private boolean[] inOrder = new boolean[64];
         private long[] keyframeNs = new long[64];
         private boolean[] videoSeen = new boolean[64];
         private boolean[] keyframeFirst = new boolean[64];
@@ -371,12 +386,16 @@ final class WebmRemuxer implements StoredMedia {
                 clusterTimecode = Arrays.copyOf(clusterTimecode, n);
                 blockBytes = Arrays.copyOf(blockBytes, n);
                 blocks = Arrays.copyOf(blocks, n);
+                lastTicks = Arrays.copyOf(lastTicks, n);
+                inOrder = Arrays.copyOf(inOrder, n);
                 keyframeNs = Arrays.copyOf(keyframeNs, n);
                 videoSeen = Arrays.copyOf(videoSeen, n);
                 keyframeFirst = Arrays.copyOf(keyframeFirst, n);
             }
             clusterTicks[count] = ticks;
             keyframeNs[count] = Fragment.NO_KEYFRAME;
+            inOrder[count] = true;
+            lastTicks[count] = Long.MIN_VALUE;
             count++;
         }
 
@@ -402,6 +421,8 @@ final class WebmRemuxer implements StoredMedia {
             }
             blocks[r]++;
             blockBytes[r] += block.elementEnd() - block.elementOffset();
+            inOrder[r] &= block.timecode() >= lastTicks[r];
+            lastTicks[r] = Math.max(lastTicks[r], block.timecode());
         }
 
         /** A block of the video track that decides keyframes. */
@@ -428,6 +449,59 @@ final class WebmRemuxer implements StoredMedia {
         long clusterBytes(int r) {
             long body = TIMECODE_HEADER_BYTES + EbmlWriter.uintLength(clusterTicks[r]) + blockBytes[r];
             return EbmlWriter.headerLength(Ebml.CLUSTER, body) + body;
+        }
+    }
+
+    /** The kept blocks of the round being written: where each lies in {@link #span} and its relative time. */
+    private static final class KeptBlocks {
+
+        private int size;
+        private int[] from = new int[256];
+        private int[] to = new int[256];
+        private int[] time = new int[256];
+
+        void clear() {
+            size = 0;
+        }
+
+        int size() {
+            return size;
+        }
+
+        void add(int blockFrom, int blockTo, int relative) {
+            if (size == from.length) {
+                from = Arrays.copyOf(from, size * 2);
+                to = Arrays.copyOf(to, size * 2);
+                time = Arrays.copyOf(time, size * 2);
+            }
+            from[size] = blockFrom;
+            to[size] = blockTo;
+            time[size] = relative;
+            size++;
+        }
+
+        int from(int i) {
+            return from[i];
+        }
+
+        int to(int i) {
+            return to[i];
+        }
+
+        int time(int i) {
+            return time[i];
+        }
+
+        void swap(int i, int j) {
+            int f = from[i];
+            int t = to[i];
+            int r = time[i];
+            from[i] = from[j];
+            to[i] = to[j];
+            time[i] = time[j];
+            from[j] = f;
+            to[j] = t;
+            time[j] = r;
         }
     }
 }

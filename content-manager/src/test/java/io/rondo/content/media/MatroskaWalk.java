@@ -73,7 +73,8 @@ final class MatroskaWalk {
     /**
      * Asserts that the stored copy {@code file} is WebM with one Cluster per fragment of {@code
      * index}, exactly where the fragment is, whose Timecode is the round's start, holding blocks
-     * that play in its round, give or take {@code slackNs} for blocks muxed late.
+     * that play in its round, give or take {@code slackNs} for blocks muxed late, in time order (as
+     * Chromium's MSE requires of a Cluster).
      */
     static void assertOneClusterPerRound(Path file, MediaIndex index, long roundNs, long slackNs) throws IOException {
         try (MediaFile in = MediaFile.open(file)) {
@@ -87,10 +88,14 @@ final class MatroskaWalk {
             }
             BlockCursor block = demuxer.blocks();
             int i = 0;
+            long previous = Long.MIN_VALUE;
             while (block.next()) {
                 while (block.elementOffset() >= fragments.get(i).range().end()) {
                     i++;
+                    previous = Long.MIN_VALUE;
                 }
+                assertTrue(block.timecode() >= previous, block.describe() + " goes back in time in its Cluster");
+                previous = block.timecode();
                 long startNs = i * roundNs;
                 assertEquals(fragments.get(i).offset(), block.clusterOffset());
                 assertEquals(startNs, block.clusterTimecode() * demuxer.timecodeScale(), "Timecode of " + i);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -111,6 +112,44 @@ class WebmRemuxerEdgeCasesTest {
             assertOneClusterPerRound(stored, index, SECOND, 0);
             MatroskaWalk.assertSameBlocks(source, stored);
         }
+    }
+
+    @Test
+    void putsBlocksInTimeOrderWhereTheSourcesClustersStepBack() throws IOException {
+        Path source = file("late-audio.webm", lateAudio(3));
+
+        try (StoredMedia media = continuous(source, SECOND)) {
+            Path stored = stored(media);
+
+            assertEquals(3, media.index().fragments().size());
+            assertOneClusterPerRound(stored, media.index(), SECOND, 40 * MS);
+            MatroskaWalk.assertSameBlocks(source, stored);
+        }
+    }
+
+    /**
+     * {@code seconds} Clusters of 1 s, each in time order: video every 40 ms from 20 ms, audio every
+     * 40 ms from 0, but each Cluster starts with the audio block of 40 ms before it, as a muxer that
+     * flushes audio late does. Where one Cluster ends (video at 980 ms) the next starts earlier (960 ms).
+     */
+    private static byte[] lateAudio(int seconds) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new SyntheticWebm().withAudio().unknownSizes().duration(null).write().bytes());
+        for (int c = 0; c < seconds; c++) {
+            ByteArrayOutputStream blocks = new ByteArrayOutputStream();
+            for (int ms = -40; ms < 1000; ms += 20) {
+                boolean video = ms % 40 != 0;
+                if (video && ms < 0 || !video && ms >= 960 || c == 0 && ms < 0) {
+                    continue;
+                }
+                byte flags = (byte) (!video || ms == 20 ? 0x80 : 0);
+                blocks.writeBytes(SyntheticWebm.element(Ebml.SIMPLE_BLOCK, new byte[] {(byte) (video ? 0x81 : 0x82),
+                    (byte) (ms >> 8), (byte) ms, flags, 1, 2, 3, 4, (byte) c, (byte) ms}));
+            }
+            out.writeBytes(SyntheticWebm.element(Ebml.CLUSTER, SyntheticWebm.cat(SyntheticWebm.uint(Ebml.TIMECODE,
+                c * 1000L), blocks.toByteArray())));
+        }
+        return out.toByteArray();
     }
 
     @Test
