@@ -66,7 +66,6 @@ final class WebmRemuxer implements StoredMedia {
 
     private final MediaFile in;
     private final MatroskaDemuxer demuxer;
-    private final long[] keptTracks;
     private final byte[] init;
     private final MediaIndex index;
     private final Rounds rounds;
@@ -74,11 +73,9 @@ final class WebmRemuxer implements StoredMedia {
     private final ByteBuffer clusterHeader = ByteBuffer.allocate(32);
     private final KeptBlocks kept = new KeptBlocks();
 
-    private WebmRemuxer(MediaFile in, MatroskaDemuxer demuxer, long[] keptTracks, byte[] init, MediaIndex index,
-                        Rounds rounds) {
+    private WebmRemuxer(MediaFile in, MatroskaDemuxer demuxer, byte[] init, MediaIndex index, Rounds rounds) {
         this.in = in;
         this.demuxer = demuxer;
-        this.keptTracks = keptTracks;
         this.init = init;
         this.index = index;
         this.rounds = rounds;
@@ -121,8 +118,7 @@ final class WebmRemuxer implements StoredMedia {
     }
 
     private static WebmRemuxer plan(MediaFile in, MatroskaDemuxer demuxer, long roundNs) throws IOException {
-        List<Track> kept = demuxer.tracks().stream().filter(t -> t.isVideo() || t.isAudio()).toList();
-        long[] keptTracks = kept.stream().mapToLong(Track::number).toArray();
+        List<Track> kept = demuxer.tracks().stream().filter(WebmRemuxer::isKept).toList();
         long video = kept.stream().filter(Track::isVideo).mapToLong(Track::number).findFirst().orElse(-1);
         long scale = demuxer.timecodeScale();
         Rounds rounds = new Rounds();
@@ -130,8 +126,8 @@ final class WebmRemuxer implements StoredMedia {
         long lastBlockEndNs = 0;
         BlockCursor block = demuxer.blocks();
         while (block.next()) {
-            Track track = keptTrack(kept, block.track());
-            if (track == null) {
+            Track track = demuxer.track(block.track());
+            if (!isKept(track)) {
                 continue;
             }
             long startNs = demuxer.ns(block.timecode(), block.describe());
@@ -177,16 +173,12 @@ final class WebmRemuxer implements StoredMedia {
         }
         MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm", codecs.toString(),
             durationNs, new ByteRange(0, init.length), fragments);
-        return new WebmRemuxer(in, demuxer, keptTracks, init, index, rounds);
+        return new WebmRemuxer(in, demuxer, init, index, rounds);
     }
 
-    private static Track keptTrack(List<Track> kept, long number) {
-        for (Track t : kept) {
-            if (t.number() == number) {
-                return t;
-            }
-        }
-        return null;
+    /** Whether the blocks of {@code track} are stored: audio and video, not subtitles, nor tracks Tracks lacks. */
+    private static boolean isKept(Track track) {
+        return track != null && (track.isVideo() || track.isAudio());
     }
 
     /** How long a block plays: its BlockDuration, else its track's DefaultDuration per frame, else 0. */
@@ -292,7 +284,7 @@ final class WebmRemuxer implements StoredMedia {
         long bytes = 0;
         try {
             while (block.next()) {
-                if (!isKept(block.track())) {
+                if (!isKept(demuxer.track(block.track()))) {
                     continue;
                 }
                 short relative = relativeTimecode(block, clusterTicks, index.fragments().get(i).startNs(),
@@ -327,15 +319,6 @@ final class WebmRemuxer implements StoredMedia {
     private IOException changed(int i, String what, Throwable cause) {
         return new IOException("the source no longer matches what was planned for fragment " + i
             + " (did the file change?): " + what, cause);
-    }
-
-    private boolean isKept(long track) {
-        for (long number : keptTracks) {
-            if (number == track) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
