@@ -151,6 +151,8 @@ final class WebmRemuxer implements StoredMedia {
             throw MediaFormatException.corrupt("the Segment holds no block of an audio or video track:"
                 + " there is no media to play");
         }
+        // Info's Duration where it is believable: not before the last round starts, nor more than a
+        // round past the end of the last block; else the end of the last block.
         long lastRoundNs = round * roundNs;
         long infoNs = demuxer.durationNs();
         long durationNs = infoNs >= lastRoundNs && infoNs <= lastBlockEndNs + roundNs ? infoNs
