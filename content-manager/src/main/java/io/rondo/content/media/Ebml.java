@@ -13,12 +13,20 @@ import java.util.Map;
 final class Ebml {
 
     static final int EBML = 0x1A45DFA3;
+    static final int EBML_VERSION = 0x4286;
+    static final int EBML_READ_VERSION = 0x42F7;
+    static final int EBML_MAX_ID_LENGTH = 0x42F2;
+    static final int EBML_MAX_SIZE_LENGTH = 0x42F3;
     static final int DOC_TYPE = 0x4282;
+    static final int DOC_TYPE_VERSION = 0x4287;
+    static final int DOC_TYPE_READ_VERSION = 0x4285;
     static final int SEGMENT = 0x18538067;
     static final int SEEK_HEAD = 0x114D9B74;
     static final int INFO = 0x1549A966;
     static final int TIMECODE_SCALE = 0x2AD7B1;
     static final int DURATION = 0x4489;
+    static final int MUXING_APP = 0x4D80;
+    static final int WRITING_APP = 0x5741;
     static final int TRACKS = 0x1654AE6B;
     static final int TRACK_ENTRY = 0xAE;
     static final int TRACK_NUMBER = 0xD7;
@@ -26,17 +34,22 @@ final class Ebml {
     static final int CODEC_ID = 0x86;
     static final int CODEC_PRIVATE = 0x63A2;
     static final int DEFAULT_DURATION = 0x23E383;
+    static final int CONTENT_ENCODINGS = 0x6D80;
+    static final int CONTENT_ENCODING = 0x6240;
+    static final int CONTENT_COMPRESSION = 0x5034;
     static final int CLUSTER = 0x1F43B675;
     static final int TIMECODE = 0xE7;
     static final int SIMPLE_BLOCK = 0xA3;
     static final int BLOCK_GROUP = 0xA0;
     static final int BLOCK = 0xA1;
     static final int BLOCK_DURATION = 0x9B;
+    static final int REFERENCE_BLOCK = 0xFB;
     static final int CUES = 0x1C53BB6B;
     static final int TAGS = 0x1254C367;
     static final int CHAPTERS = 0x1043A770;
     static final int ATTACHMENTS = 0x1941A469;
     static final int VOID = 0xEC;
+    static final int CRC_32 = 0xBF;
 
     /** The size of an element whose size is not known ("unknown size", all VINT data bits set). */
     static final long UNKNOWN_SIZE = -1;
@@ -53,7 +66,9 @@ final class Ebml {
         Map.entry(CLUSTER, "Cluster"), Map.entry(TIMECODE, "Timecode"), Map.entry(SIMPLE_BLOCK, "SimpleBlock"),
         Map.entry(BLOCK_GROUP, "BlockGroup"), Map.entry(BLOCK, "Block"), Map.entry(BLOCK_DURATION, "BlockDuration"),
         Map.entry(CUES, "Cues"), Map.entry(TAGS, "Tags"), Map.entry(CHAPTERS, "Chapters"),
-        Map.entry(ATTACHMENTS, "Attachments"), Map.entry(VOID, "Void"));
+        Map.entry(ATTACHMENTS, "Attachments"), Map.entry(VOID, "Void"), Map.entry(CRC_32, "CRC-32"),
+        Map.entry(REFERENCE_BLOCK, "ReferenceBlock"), Map.entry(WRITING_APP, "WritingApp"),
+        Map.entry(MUXING_APP, "MuxingApp"), Map.entry(CONTENT_ENCODINGS, "ContentEncodings"));
 
     /** One element's header: where it is, its ID and the size of its data. */
     record Header(int id, long offset, long dataOffset, long size) {

@@ -74,6 +74,23 @@ final class MediaFile implements Closeable {
         return buf.flip();
     }
 
+    /**
+     * Fills {@code dst} from its position to its limit with the bytes at {@code pos}: how a remuxer
+     * reads a fragment's worth of payload at once into a buffer it reuses.
+     */
+    void readFully(long pos, ByteBuffer dst) throws IOException {
+        long at = pos;
+        while (dst.hasRemaining()) {
+            int r = channel.read(dst, at);
+            if (r < 0) {
+                throw new EOFException("the file ended at byte " + at + " while it was being read: did it change"
+                    + " since it was indexed?");
+            }
+            at += r;
+            bytesRead += r;
+        }
+    }
+
     private void fill(long pos) throws IOException {
         window.clear();
         window.limit((int) Math.max(0, Math.min(WINDOW_BYTES, size - pos)));
