@@ -70,9 +70,20 @@ public final class MediaIndexers {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
-        Optional<MediaIndex> index = index(file, roundNs);
-        if (index.isPresent()) {
-            return new Preparation.Continuous(StoredMedia.copyOf(file, index.get()));
+        ByteBuffer head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = ByteBuffer.wrap(in.readNBytes(Mp3Remuxer.SNIFF_BYTES));
+        }
+        if (Ebml.sniff(head)) {
+            return WebmRemuxer.prepare(file, roundNs);
+        }
+        if (Mp4Indexer.sniff(head)) {
+            Optional<MediaIndex> index = index(file, roundNs);
+            return index.isPresent() ? new Preparation.Continuous(StoredMedia.copyOf(file, index.get()))
+                : new Preparation.Discrete(null);
+        }
+        if (Mp3Remuxer.sniff(head)) {
+            return Mp3Remuxer.prepare(file, roundNs);
         }
         return new Preparation.Discrete(null);
     }

@@ -1,5 +1,8 @@
 package io.rondo.content.ingest;
 
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
@@ -96,9 +99,11 @@ class IngestServiceTest {
     void continuousMediaIsStripedRoundRobinAndEachFragmentIsFoundWhereThePlacementSays() throws Exception {
         Path clip = someClip();
         IngestService service = service(3);
-        byte[] original = Files.readAllBytes(clip);
+        byte[] original = storedCopy(clip);
 
         MediaObject object = service.ingest(new IngestRequest(clip, "/videos/clip.webm", null, 0), copied -> { });
+
+        assertEquals(original.length, object.size(), "the object is its stored copy, remuxed a fragment a round");
 
         assertEquals(Kind.CONTINUOUS, object.kind());
         List<Fragment> fragments = object.media().fragments();
@@ -216,5 +221,15 @@ class IngestServiceTest {
             return clips.filter(path -> path.toString().endsWith(".webm")).sorted().findFirst()
                 .orElseThrow(() -> new IllegalStateException("no WebM clip in src/test/resources/media"));
         }
+    }
+
+    /** What ingest stores for a clip: the media remuxed so that each round is one fragment. */
+    private static byte[] storedCopy(Path clip) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        Preparation prepared = MediaIndexers.prepare(clip, 1_000_000_000L);
+        try (StoredMedia media = ((Preparation.Continuous) prepared).media()) {
+            media.writeAll(java.nio.channels.Channels.newChannel(out));
+        }
+        return out.toByteArray();
     }
 }
