@@ -349,12 +349,12 @@ class StreamServeTest {
             long acceptedAt = System.nanoTime();
             assertEquals(0, client.nextData().fragmentIndex());
             long seekAtNs = System.nanoTime() - acceptedAt;
-            client.seek(4_000_000_000L);
+            client.seek(4_500_000_000L);
             Data answer = client.nextData();
             while (!answer.discontinuity()) {
                 answer = client.nextData();
             }
-            assertEquals(4, answer.fragmentIndex(), "the fragment holding 4 s");
+            assertEquals(4, answer.fragmentIndex(), "the fragment holding the keyframe at 4.007 s, before 4.5 s");
             long dueAfterSeekNs = answer.deadlineNs() - seekAtNs;
             assertTrue(dueAfterSeekNs <= 1_500_000_000L, "due about one round after the SEEK, not two or more: "
                 + dueAfterSeekNs / 1e6 + " ms");
