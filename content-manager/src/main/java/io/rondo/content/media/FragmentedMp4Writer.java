@@ -537,8 +537,8 @@ final class FragmentedMp4Writer implements StoredMedia {
         while (dst.hasRemaining()) {
             int r = source.read(dst, at);
             if (r < 0) {
-                throw new EOFException("the source ended at byte " + at + " while its samples were being copied: was"
-                    + " it changed after it was planned?");
+                throw new EOFException("the source is " + source.size() + " bytes, too short for the samples planned at"
+                    + " byte " + position + ": it changed after it was planned");
             }
             at += r;
         }
