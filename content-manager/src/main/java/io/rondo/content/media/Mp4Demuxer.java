@@ -274,8 +274,11 @@ final class Mp4Demuxer {
                     t.language = d.u16() & 0x7FFF;
                 }
                 case "hdlr" -> {
-                    d.skip(8);
-                    t.handler = IsoBoxes.fourcc(d.take(4), 0);
+                    // the mdia's media handler; QuickTime puts a data handler (alis, url) in minf too
+                    if (parent.type().equals("mdia")) {
+                        d.skip(8);
+                        t.handler = IsoBoxes.fourcc(d.take(4), 0);
+                    }
                     d.skip(d.remaining());
                 }
                 case "minf", "stbl" -> readMdia(box, d, t);

@@ -113,8 +113,9 @@ final class RemuxChecks {
     }
 
     /**
-     * Each fragment but the last holds one round of every track, give or take one sample (the first
-     * from where the track starts: before 0 for priming an edit list skips, later for a late track).
+     * Each fragment but the last holds one round of every track, give or take one sample, between
+     * where the track starts (before 0 for priming an edit list skips, later for a track an edit
+     * delays) and where it ends.
      * For video, give or take also the frames that B-frame reordering carries across a round's
      * boundary: a frame decoded early travels with the frames presented before it, so a fragment may
      * be longer or shorter by the spread of the track's composition offsets.
@@ -125,6 +126,7 @@ final class RemuxChecks {
             long timescale = s.header().timescale();
             long frameNs = 0;
             long startNs = Long.MAX_VALUE;
+            long endNs = Long.MIN_VALUE;
             int minOffset = Integer.MAX_VALUE;
             int maxOffset = Integer.MIN_VALUE;
             long[] sumNs = new long[fragments.size()];
@@ -132,8 +134,10 @@ final class RemuxChecks {
             for (int i = 0; i < s.count(); i++) {
                 long durationNs = Ticks.toNs(s.duration(i), timescale, "test");
                 frameNs = Math.max(frameNs, durationNs);
-                startNs = Math.min(startNs, Ticks.toNs(s.decodeTime(i) + s.compositionOffset(i)
-                    - s.header().editShift(), timescale, "test"));
+                long presentationNs = Ticks.toNs(s.decodeTime(i) + s.compositionOffset(i) - s.header().editShift(),
+                    timescale, "test");
+                startNs = Math.min(startNs, presentationNs);
+                endNs = Math.max(endNs, presentationNs + durationNs);
                 minOffset = Math.min(minOffset, s.compositionOffset(i));
                 maxOffset = Math.max(maxOffset, s.compositionOffset(i));
                 while (s.offset(i) >= fragments.get(k).offset() + fragments.get(k).length()) {
@@ -143,7 +147,8 @@ final class RemuxChecks {
             }
             long slack = frameNs + (s.video() ? Ticks.toNs((long) maxOffset - minOffset, timescale, "test") : 0);
             for (int f = 0; f < fragments.size() - 1; f++) {
-                long expected = f == 0 ? roundNs - startNs : roundNs;
+                long from = Math.max(f == 0 ? Math.min(0, startNs) : f * roundNs, startNs);
+                long expected = Math.max(0, Math.min((f + 1) * roundNs, endNs) - from);
                 assertTrue(Math.abs(sumNs[f] - expected) <= slack, "fragment " + f + " holds " + sumNs[f]
                     + " ns of track " + s.header().trackId() + ", not " + expected + " ns give or take " + slack);
             }
