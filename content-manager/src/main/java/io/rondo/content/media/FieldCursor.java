@@ -23,6 +23,11 @@ final class FieldCursor {
         this.what = what;
     }
 
+    /** A cursor of its own over the same bytes, at the same position. */
+    FieldCursor copy() {
+        return new FieldCursor(buf, base, what);
+    }
+
     /** The file offset of the next byte. */
     long offset() {
         return base + buf.position();
@@ -49,6 +54,18 @@ final class FieldCursor {
     long u32() throws MediaFormatException {
         need(4);
         return buf.getInt() & 0xFFFF_FFFFL;
+    }
+
+    /** A signed 32-bit field (a composition offset of version 1, a data offset). */
+    int s32() throws MediaFormatException {
+        need(4);
+        return buf.getInt();
+    }
+
+    /** A signed 64-bit field (an edit's media time of version 1, where -1 marks an empty edit). */
+    long s64() throws MediaFormatException {
+        need(8);
+        return buf.getLong();
     }
 
     /** A 64-bit field that must fit a signed long (times and sizes beyond 2^63 are corrupt). */

@@ -78,9 +78,7 @@ public final class MediaIndexers {
             return WebmRemuxer.prepare(file, roundNs);
         }
         if (Mp4Indexer.sniff(head)) {
-            Optional<MediaIndex> index = index(file, roundNs);
-            return index.isPresent() ? new Preparation.Continuous(StoredMedia.copyOf(file, index.get()))
-                : new Preparation.Discrete(null);
+            return Mp4Remuxer.prepare(file, roundNs);
         }
         if (Mp3Remuxer.sniff(head)) {
             return Mp3Remuxer.prepare(file, roundNs);

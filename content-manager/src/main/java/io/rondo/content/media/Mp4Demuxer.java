@@ -1,0 +1,653 @@
+package io.rondo.content.media;
+
+import io.rondo.content.media.IsoBoxes.Box;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads an ISO BMFF file (ISO/IEC 14496-12: MP4, M4A, MOV-like) into {@link SampleTrack}s: the
+ * audio and video tracks of its moov, with every sample found from the moov's sample tables (a
+ * progressive file, moov first or last) and from every moof (a fragmented file, whatever its
+ * fragments' length), in decode order. Only headers and tables are read, never a sample's bytes.
+ *
+ * <p>Sample tables: stsz or stz2, stco or co64, stsc, stts, ctts (version 0 and 1; a ctts shorter
+ * than the samples leaves the rest at offset 0), stss (absent: every sample is a sync sample).
+ * Movie fragments: tfhd (base data offset, default-base-is-moof, defaults for duration, size and
+ * flags), the trex defaults, tfdt (absent: the track's decode time continues), every trun field,
+ * several trafs per moof and several truns per traf.
+ *
+ * <p>Edit lists: leading empty edits delay the track, and the first edit with media becomes the
+ * track's {@link TrackHeader#editShift()} (the B-frame delay and AAC priming ffmpeg writes) and its
+ * end. Edits after that one, as an editor's cut list would have, are not applied: the track then
+ * plays its media to the end.
+ *
+ * <p>Tracks other than audio and video (text, timecode, hint) are dropped. A track whose samples
+ * switch to another of its stsd's sample descriptions cannot be stored under one, and makes the
+ * file one Rondo does not stream, with a note saying so.
+ */
+final class Mp4Demuxer {
+
+    /** The most read into memory at once: one moov or moof (a 2-hour moov is about 5 MB). */
+    static final int MAX_BOX_BYTES = 256 << 20;
+
+    private static final int NON_SYNC_SAMPLE = 0x0001_0000;
+
+    /**
+     * What the file holds.
+     *
+     * @param brands the ftyp's major and compatible brands, in order
+     * @param tracks the audio and video tracks with samples, in the moov's order
+     * @param note   why the file cannot be stored as it is, or null
+     */
+    record Source(List<String> brands, List<SampleTrack> tracks, String note) {
+    }
+
+    /** A trak of the moov while the file is read. */
+    private static final class Trak {
+        private final String where;
+        private long id;
+        private String handler = "";
+        private long timescale;
+        private byte[] entry;
+        private long entryOffset = -1;
+        private int language = TrackHeader.UNDETERMINED;
+        private int flags = 3;
+        private int alternateGroup;
+        private int volume;
+        private int[] matrix = TrackHeader.IDENTITY;
+        private long width;
+        private long height;
+        private final List<long[]> edits = new ArrayList<>();
+        private final Map<String, FieldCursor> tables = new HashMap<>();
+        private SampleTrack samples;
+        private long nextDecodeTime;
+        private long trexDescription = 1;
+        private long trexDuration;
+        private long trexSize;
+        private long trexFlags;
+
+        Trak(String where) {
+            this.where = where;
+        }
+
+        boolean playable() {
+            return handler.equals(TrackHeader.VIDEO) || handler.equals(TrackHeader.AUDIO);
+        }
+    }
+
+    /** The track-fragment state while a traf's truns are read. */
+    private static final class Traf {
+        private Trak trak;
+        private long base;
+        private long description;
+        private long defaultDuration;
+        private long defaultSize;
+        private long defaultFlags;
+        private long decodeTime = -1;
+        private long nextData;
+    }
+
+    private final MediaFile in;
+    private final long size;
+    private final List<Trak> traks = new ArrayList<>();
+    private final Set<String> notes = new LinkedHashSet<>();
+    private final List<String> brands = new ArrayList<>();
+    private long movieTimescale;
+
+    private Mp4Demuxer(MediaFile in) {
+        this.in = in;
+        this.size = in.size();
+    }
+
+    /**
+     * Reads the tracks and samples of the ISO BMFF file {@code in}.
+     *
+     * @throws MediaFormatException if it is truncated or corrupt, naming the box and where it is
+     */
+    static Source read(MediaFile in) throws IOException {
+        return new Mp4Demuxer(in).read();
+    }
+
+    private Source read() throws IOException {
+        Box moov = null;
+        long pos = 0;
+        while (pos < size) {
+            Box box = IsoBoxes.topBox(in, pos);
+            switch (box.type()) {
+                case "ftyp" -> {
+                    if (brands.isEmpty()) {
+                        readFtyp(box);
+                    }
+                }
+                case "moov" -> {
+                    if (moov != null) {
+                        throw MediaFormatException.corrupt(box.describe() + " is a second moov; the first is at byte "
+                            + moov.offset());
+                    }
+                    moov = box;
+                    readMoov(box);
+                }
+                case "moof" -> {
+                    if (moov == null) {
+                        throw MediaFormatException.unsupported(box.describe() + " comes before any moov: this is a"
+                            + " media segment without its initialization segment");
+                    }
+                    readMoof(box);
+                }
+                default -> {
+                    // mdat, free, sidx, mfra, ...: samples are found through the tables and truns
+                }
+            }
+            pos = box.end();
+        }
+        if (moov == null) {
+            throw MediaFormatException.corrupt("the file has ISO BMFF boxes but no moov: it cannot be played");
+        }
+        List<SampleTrack> tracks = new ArrayList<>();
+        for (Trak t : traks) {
+            if (t.samples != null && t.samples.count() > 0) {
+                tracks.add(t.samples);
+            }
+        }
+        return new Source(List.copyOf(brands), tracks, notes.isEmpty() ? null : String.join("; ", notes));
+    }
+
+    private void readFtyp(Box ftyp) throws IOException {
+        FieldCursor d = new FieldCursor(IsoBoxes.read(in, ftyp, MediaFile.WINDOW_BYTES), ftyp.dataOffset(),
+            ftyp.describe());
+        brands.add(IsoBoxes.fourcc(d.take(4), 0));
+        d.skip(4);
+        while (d.remaining() >= 4) {
+            brands.add(IsoBoxes.fourcc(d.take(4), 0));
+        }
+    }
+
+    private void readMoov(Box moov) throws IOException {
+        Map<Long, long[]> trex = new HashMap<>();
+        IsoBoxes.boxes(IsoBoxes.read(in, moov, MAX_BOX_BYTES), moov.dataOffset(), moov.describe(), (box, d) -> {
+            switch (box.type()) {
+                case "mvhd" -> {
+                    int version = d.u8();
+                    d.skip(version == 1 ? 19 : 11);
+                    movieTimescale = d.u32();
+                }
+                case "trak" -> readTrak(box, d);
+                case "mvex" -> IsoBoxes.children(d, box.describe(), (child, c) -> {
+                    if (child.type().equals("trex")) {
+                        c.skip(4);
+                        long trackId = c.u32();
+                        trex.put(trackId, new long[] {c.u32(), c.u32(), c.u32(), c.u32()});
+                    }
+                });
+                default -> d.skip(d.remaining());
+            }
+        });
+        for (Trak t : traks) {
+            long[] defaults = trex.get(t.id);
+            if (defaults != null) {
+                t.trexDescription = defaults[0];
+                t.trexDuration = defaults[1];
+                t.trexSize = defaults[2];
+                t.trexFlags = defaults[3];
+            }
+            if (t.playable()) {
+                t.samples = new SampleTrack(header(t), sampleCount(t));
+                readSampleTables(t);
+            }
+        }
+    }
+
+    private void readTrak(Box trak, FieldCursor data) throws MediaFormatException {
+        Trak t = new Trak(trak.describe());
+        IsoBoxes.children(data, trak.describe(), (box, d) -> {
+            switch (box.type()) {
+                case "tkhd" -> readTkhd(d, t);
+                case "edts" -> IsoBoxes.children(d, box.describe(), (child, c) -> {
+                    if (child.type().equals("elst")) {
+                        readElst(c, t);
+                    }
+                });
+                case "mdia" -> readMdia(box, d, t);
+                default -> d.skip(d.remaining());
+            }
+        });
+        for (Trak other : traks) {
+            if (other.id == t.id) {
+                throw MediaFormatException.corrupt(trak.describe() + " has track id " + t.id + ", as "
+                    + other.where + " has");
+            }
+        }
+        traks.add(t);
+    }
+
+    private static void readTkhd(FieldCursor d, Trak t) throws MediaFormatException {
+        int version = d.u8();
+        t.flags = (d.u8() << 16) | d.u16();
+        d.skip(version == 1 ? 16 : 8);
+        t.id = d.u32();
+        d.skip(4 + (version == 1 ? 8 : 4) + 8 + 2);
+        t.alternateGroup = d.u16();
+        t.volume = d.u16();
+        d.skip(2);
+        int[] matrix = new int[9];
+        for (int i = 0; i < matrix.length; i++) {
+            matrix[i] = (int) d.u32();
+        }
+        t.matrix = matrix;
+        t.width = d.u32();
+        t.height = d.u32();
+    }
+
+    private static void readElst(FieldCursor d, Trak t) throws MediaFormatException {
+        int version = d.u8();
+        d.skip(3);
+        long count = d.u32();
+        if (count * (version == 1 ? 20 : 12) > d.remaining()) {
+            throw MediaFormatException.corrupt(d.what() + " claims " + count + " edits but holds " + d.remaining()
+                + " bytes");
+        }
+        for (long i = 0; i < count; i++) {
+            long segmentDuration = version == 1 ? d.u64() : d.u32();
+            long mediaTime = version == 1 ? d.s64() : d.s32();
+            d.skip(4);
+            if (mediaTime < -1) {
+                throw MediaFormatException.corrupt(d.what() + " has an edit at media time " + mediaTime);
+            }
+            t.edits.add(new long[] {segmentDuration, mediaTime});
+        }
+    }
+
+    private void readMdia(Box parent, FieldCursor data, Trak t) throws MediaFormatException {
+        IsoBoxes.children(data, parent.describe(), (box, d) -> {
+            switch (box.type()) {
+                case "mdhd" -> {
+                    int version = d.u8();
+                    d.skip(version == 1 ? 19 : 11);
+                    t.timescale = d.u32();
+                    d.skip(version == 1 ? 8 : 4);
+                    t.language = d.u16() & 0x7FFF;
+                }
+                case "hdlr" -> {
+                    // the mdia's media handler; QuickTime puts a data handler (alis, url) in minf too
+                    if (parent.type().equals("mdia")) {
+                        d.skip(8);
+                        t.handler = IsoBoxes.fourcc(d.take(4), 0);
+                    }
+                    d.skip(d.remaining());
+                }
+                case "minf", "stbl" -> readMdia(box, d, t);
+                case "stsd" -> readStsd(box, d, t);
+                case "stsz", "stz2", "stco", "co64", "stsc", "stts", "ctts", "stss" -> t.tables.put(box.type(), d);
+                default -> d.skip(d.remaining());
+            }
+        });
+    }
+
+    private static void readStsd(Box stsd, FieldCursor d, Trak t) throws MediaFormatException {
+        d.skip(8);
+        long base = d.offset();
+        ByteBuffer entries = d.take(d.remaining());
+        IsoBoxes.boxes(entries, base, stsd.describe(), (entry, e) -> {
+            if (t.entry == null) {
+                int at = (int) (entry.offset() - base);
+                t.entry = new byte[(int) entry.size()];
+                entries.get(at, t.entry);
+                t.entryOffset = entry.offset();
+            }
+            e.skip(e.remaining());
+        });
+    }
+
+    private TrackHeader header(Trak t) throws MediaFormatException {
+        if (t.timescale == 0) {
+            throw MediaFormatException.corrupt(t.where + " has no mdhd timescale");
+        }
+        if (t.entry == null) {
+            throw MediaFormatException.corrupt(t.where + " has no sample description (stsd)");
+        }
+        if (t.id == 0) {
+            throw MediaFormatException.corrupt(t.where + " has no track id (tkhd)");
+        }
+        long delay = 0;
+        long mediaTime = -1;
+        long segmentDuration = 0;
+        for (long[] edit : t.edits) {
+            if (edit[1] == -1) {
+                delay = add(delay, edit[0], t.where);
+            } else {
+                mediaTime = edit[1];
+                segmentDuration = edit[0];
+                break;
+            }
+        }
+        long shift = 0;
+        long endNs = -1;
+        if (delay > 0 || mediaTime >= 0) {
+            if (movieTimescale == 0) {
+                throw MediaFormatException.corrupt("the mvhd has no timescale for the edit list of " + t.where);
+            }
+            shift = Math.max(mediaTime, 0) - Ticks.rescale(delay, movieTimescale, t.timescale, t.where);
+            if (mediaTime >= 0 && segmentDuration > 0) {
+                endNs = Ticks.toNs(add(delay, segmentDuration, t.where), movieTimescale, t.where);
+            }
+        }
+        return new TrackHeader(t.id, t.handler, t.timescale, t.entry, t.entryOffset, t.language, t.flags,
+            t.alternateGroup, t.volume, t.matrix, t.width, t.height, shift, endNs);
+    }
+
+    /** The sample count of stsz or stz2, as room to reserve (the tables are checked when read). */
+    private static int sampleCount(Trak t) throws MediaFormatException {
+        FieldCursor sizes = t.tables.containsKey("stsz") ? t.tables.get("stsz") : t.tables.get("stz2");
+        if (sizes == null) {
+            return 0;
+        }
+        FieldCursor c = sizes.copy();
+        c.skip(8);
+        return (int) Math.min(c.u32(), 1 << 24);
+    }
+
+    /** Expands a trak's sample tables into its samples (none for a fragmented file's empty tables). */
+    private void readSampleTables(Trak t) throws MediaFormatException {
+        FieldCursor stsz = t.tables.get("stsz");
+        FieldCursor stz2 = t.tables.get("stz2");
+        if (stsz == null && stz2 == null) {
+            return;
+        }
+        SampleSizes sizes = new SampleSizes(table(t, stsz != null ? "stsz" : "stz2", true), stsz == null);
+        long n = sizes.count;
+        if (n == 0) {
+            return;
+        }
+        String track = "track " + t.id;
+        FieldCursor stts = table(t, "stts", true);
+        FieldCursor stsc = table(t, "stsc", true);
+        boolean wide = !t.tables.containsKey("stco");
+        FieldCursor chunks = table(t, wide ? "co64" : "stco", true);
+        long chunkCount = chunks.u32();
+        long stscCount = stsc.u32();
+        long sttsCount = stts.u32();
+        FieldCursor ctts = table(t, "ctts", false);
+        boolean signedOffsets = ctts != null && ctts.copy().u8() == 1;
+        long cttsLeft = 0;
+        if (ctts != null) {
+            ctts.skip(4);
+            cttsLeft = ctts.u32();
+        }
+        FieldCursor stss = table(t, "stss", false);
+        long syncLeft = 0;
+        long nextSync = -1;
+        if (stss != null) {
+            syncLeft = stss.u32();
+            nextSync = syncLeft-- > 0 ? stss.u32() : Long.MAX_VALUE;
+        }
+
+        long sample = 0;
+        long decodeTime = 0;
+        long sttsRun = 0;
+        long delta = 0;
+        long cttsRun = 0;
+        int compositionOffset = 0;
+        long[] stscEntry = stscCount > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
+        long stscLeft = stscCount - (stscCount > 0 ? 1 : 0);
+        long[] nextEntry = stscLeft > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
+        if (stscEntry == null || stscEntry[0] != 1) {
+            throw MediaFormatException.corrupt(stsc.what() + " does not start at chunk 1");
+        }
+        for (long chunk = 1; chunk <= chunkCount && sample < n; chunk++) {
+            while (nextEntry != null && chunk >= nextEntry[0]) {
+                if (nextEntry[0] <= stscEntry[0]) {
+                    throw MediaFormatException.corrupt(stsc.what() + " lists chunk " + nextEntry[0] + " after chunk "
+                        + stscEntry[0]);
+                }
+                stscEntry = nextEntry;
+                stscLeft--;
+                nextEntry = stscLeft > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
+            }
+            if (stscEntry[2] != 1) {
+                notes.add(track + " switches to sample description " + stscEntry[2] + " of its stsd, and Rondo"
+                    + " stores a track under one; make it streamable with: "
+                    + "ffmpeg -i IN -c:v libx264 -c:a aac OUT.mp4");
+            }
+            long offset = wide ? chunks.u64() : chunks.u32();
+            for (long j = 0; j < stscEntry[1] && sample < n; j++) {
+                int size = sizes.next();
+                while (sttsRun == 0) {
+                    if (sttsCount == 0) {
+                        throw MediaFormatException.corrupt(stts.what() + " gives times to " + sample + " of the "
+                            + n + " samples of " + track);
+                    }
+                    sttsRun = stts.u32();
+                    delta = stts.u32();
+                    sttsCount--;
+                }
+                while (cttsRun == 0 && cttsLeft > 0) {
+                    cttsRun = ctts.u32();
+                    compositionOffset = signedOffsets ? ctts.s32() : (int) ctts.u32();
+                    cttsLeft--;
+                }
+                if (cttsRun == 0) {
+                    compositionOffset = 0;
+                }
+                boolean sync = stss == null || sample + 1 == nextSync;
+                if (sync && stss != null) {
+                    nextSync = syncLeft > 0 ? stss.u32() : Long.MAX_VALUE;
+                    syncLeft--;
+                }
+                checkInFile(offset, size, sample, track);
+                t.samples.add(offset, size, decodeTime, delta, compositionOffset, sync);
+                offset += size;
+                decodeTime = add(decodeTime, delta, t.where);
+                sttsRun--;
+                if (cttsRun > 0) {
+                    cttsRun--;
+                }
+                sample++;
+            }
+        }
+        if (sample < n) {
+            throw MediaFormatException.corrupt("the chunks (stco/co64 and stsc) of " + t.where + " hold " + sample
+                + " of its " + n + " samples");
+        }
+        t.nextDecodeTime = decodeTime;
+    }
+
+    /** A sample table past its version and flags, or null for an optional one the trak lacks. */
+    private static FieldCursor table(Trak t, String type, boolean required) throws MediaFormatException {
+        FieldCursor c = t.tables.get(type);
+        if (c == null) {
+            if (required) {
+                throw MediaFormatException.corrupt(t.where + " has samples but no " + type);
+            }
+            return null;
+        }
+        c = c.copy();
+        if (!type.equals("ctts")) {
+            c.skip(4);
+        }
+        return c;
+    }
+
+    /** The sample sizes of an stsz (one size for all, or one each) or an stz2 (4, 8 or 16 bits each). */
+    private static final class SampleSizes {
+        private final FieldCursor table;
+        private final long count;
+        private final long constant;
+        private final int fieldBits;
+        private int pendingNibble = -1;
+
+        SampleSizes(FieldCursor table, boolean compact) throws MediaFormatException {
+            this.table = table;
+            if (compact) {
+                table.skip(3);
+                fieldBits = table.u8();
+                constant = 0;
+                if (fieldBits != 4 && fieldBits != 8 && fieldBits != 16) {
+                    throw MediaFormatException.corrupt(table.what() + " has fields of " + fieldBits + " bits");
+                }
+            } else {
+                constant = table.u32();
+                fieldBits = 32;
+            }
+            count = table.u32();
+        }
+
+        int next() throws MediaFormatException {
+            long size;
+            if (constant > 0) {
+                size = constant;
+            } else {
+                switch (fieldBits) {
+                    case 4 -> {
+                        if (pendingNibble >= 0) {
+                            size = pendingNibble;
+                            pendingNibble = -1;
+                        } else {
+                            int b = table.u8();
+                            size = b >> 4;
+                            pendingNibble = b & 0x0F;
+                        }
+                    }
+                    case 8 -> size = table.u8();
+                    case 16 -> size = table.u16();
+                    default -> size = table.u32();
+                }
+            }
+            if (size > Integer.MAX_VALUE) {
+                throw MediaFormatException.corrupt(table.what() + " claims a sample of " + size + " bytes");
+            }
+            return (int) size;
+        }
+    }
+
+    private void readMoof(Box moof) throws IOException {
+        long[] previousDataEnd = {moof.offset()};
+        IsoBoxes.boxes(IsoBoxes.read(in, moof, MAX_BOX_BYTES), moof.dataOffset(), moof.describe(), (box, d) -> {
+            if (box.type().equals("traf")) {
+                previousDataEnd[0] = readTraf(moof, box, d, previousDataEnd[0]);
+            } else {
+                d.skip(d.remaining());
+            }
+        });
+    }
+
+    /** Reads a traf's samples; returns where its data ends (where the next traf's may start). */
+    private long readTraf(Box moof, Box traf, FieldCursor data, long previousDataEnd) throws MediaFormatException {
+        Traf f = new Traf();
+        long[] dataEnd = {previousDataEnd};
+        IsoBoxes.children(data, traf.describe(), (box, d) -> {
+            switch (box.type()) {
+                case "tfhd" -> readTfhd(moof, box, d, f, previousDataEnd);
+                case "tfdt" -> {
+                    requireTfhd(f, box, traf);
+                    int version = d.u8();
+                    d.skip(3);
+                    f.decodeTime = version == 1 ? d.u64() : d.u32();
+                }
+                case "trun" -> {
+                    requireTfhd(f, box, traf);
+                    dataEnd[0] = readTrun(box, d, f);
+                }
+                default -> d.skip(d.remaining());
+            }
+        });
+        if (f.trak != null && f.decodeTime >= 0) {
+            f.trak.nextDecodeTime = f.decodeTime;
+        }
+        return dataEnd[0];
+    }
+
+    private static void requireTfhd(Traf f, Box box, Box traf) throws MediaFormatException {
+        if (f.trak == null) {
+            throw MediaFormatException.corrupt(box.describe() + " comes before the tfhd of " + traf.describe());
+        }
+    }
+
+    private void readTfhd(Box moof, Box tfhd, FieldCursor d, Traf f, long previousDataEnd)
+        throws MediaFormatException {
+        d.skip(1);
+        int flags = (d.u8() << 16) | d.u16();
+        long trackId = d.u32();
+        for (Trak t : traks) {
+            if (t.id == trackId) {
+                f.trak = t;
+            }
+        }
+        if (f.trak == null) {
+            throw MediaFormatException.corrupt(tfhd.describe() + " is for track " + trackId
+                + ", which the moov does not declare");
+        }
+        Trak t = f.trak;
+        f.base = (flags & 0x01) != 0 ? d.u64() : (flags & 0x02_0000) != 0 ? moof.offset() : previousDataEnd;
+        f.description = (flags & 0x02) != 0 ? d.u32() : t.trexDescription;
+        f.defaultDuration = (flags & 0x08) != 0 ? d.u32() : t.trexDuration;
+        f.defaultSize = (flags & 0x10) != 0 ? d.u32() : t.trexSize;
+        f.defaultFlags = (flags & 0x20) != 0 ? d.u32() : t.trexFlags;
+        f.nextData = f.base;
+        f.decodeTime = t.nextDecodeTime;
+        if (f.description != 1 && t.playable()) {
+            notes.add("track " + t.id + " switches to sample description " + f.description + " of its stsd, and"
+                + " Rondo stores a track under one; make it streamable with: "
+                + "ffmpeg -i IN -c:v libx264 -c:a aac OUT.mp4");
+        }
+    }
+
+    /** Reads a trun's samples into its track; returns where its data ends. */
+    private long readTrun(Box trun, FieldCursor d, Traf f) throws MediaFormatException {
+        int version = d.u8();
+        int flags = (d.u8() << 16) | d.u16();
+        long count = d.u32();
+        long data = (flags & 0x001) != 0 ? f.base + d.s32() : f.nextData;
+        boolean firstFlagsPresent = (flags & 0x004) != 0;
+        long firstFlags = firstFlagsPresent ? d.u32() : 0;
+        int recordBytes = 4 * Integer.bitCount(flags & 0xF00);
+        if (count * recordBytes > d.remaining()) {
+            throw MediaFormatException.corrupt(trun.describe() + " claims " + count + " samples of " + recordBytes
+                + " bytes but holds " + d.remaining() + " bytes");
+        }
+        Trak t = f.trak;
+        boolean keep = t.playable();
+        String track = "track " + t.id;
+        for (long i = 0; i < count; i++) {
+            long duration = (flags & 0x100) != 0 ? d.u32() : f.defaultDuration;
+            long size = (flags & 0x200) != 0 ? d.u32() : f.defaultSize;
+            long sampleFlags = (flags & 0x400) != 0 ? d.u32() : f.defaultFlags;
+            if (i == 0 && firstFlagsPresent) {
+                sampleFlags = firstFlags;
+            }
+            int compositionOffset = (flags & 0x800) == 0 ? 0 : version == 0 ? (int) d.u32() : d.s32();
+            if (size > Integer.MAX_VALUE) {
+                throw MediaFormatException.corrupt(trun.describe() + " claims a sample of " + size + " bytes");
+            }
+            if (keep) {
+                checkInFile(data, size, t.samples.count(), track);
+                t.samples.add(data, (int) size, f.decodeTime, duration, compositionOffset,
+                    (sampleFlags & NON_SYNC_SAMPLE) == 0);
+            }
+            data += size;
+            f.decodeTime = add(f.decodeTime, duration, trun.describe());
+        }
+        f.nextData = data;
+        return data;
+    }
+
+    private void checkInFile(long offset, long length, long sample, String track) throws MediaFormatException {
+        if (offset < 0 || offset > size - length) {
+            throw MediaFormatException.truncated("sample " + (sample + 1) + " of " + track + " (" + length
+                + " bytes at byte " + offset + ") lies past the end of the file at " + size);
+        }
+    }
+
+    private static long add(long a, long b, String where) throws MediaFormatException {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw MediaFormatException.corrupt(where + " holds times too large to be real");
+        }
+    }
+}
