@@ -216,7 +216,8 @@ final class FragmentedMp4Writer implements StoredMedia {
      * Plans the stored copy of {@code source}'s samples: one fragment per round of {@code roundNs}.
      * The source stays open, to be read by {@link #writeFragment}, until {@link #close}.
      *
-     * @param tracks       the tracks to store, in order, each with samples
+     * @param tracks       the tracks to store, in order, each with samples (their sample entries are checked
+     *                     with {@link Mp4Remuxer#unstreamable} first)
      * @param sourceBrands the source's ftyp brands, kept in the stored ftyp where they still hold
      */
     static FragmentedMp4Writer plan(Path source, List<SampleTrack> tracks, List<String> sourceBrands, long roundNs)
@@ -224,8 +225,9 @@ final class FragmentedMp4Writer implements StoredMedia {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
-        if (tracks.isEmpty()) {
-            throw new IllegalArgumentException("no tracks to store");
+        if (tracks.isEmpty() || tracks.stream().anyMatch(t -> t.count() == 0)) {
+            throw new IllegalArgumentException("a stored copy needs tracks, each with samples, was " + tracks.size()
+                + " tracks");
         }
         FileChannel channel = FileChannel.open(source, StandardOpenOption.READ);
         try {
