@@ -71,8 +71,9 @@ class PlayCommandTest {
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
-        library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("c.webm"), clip), "/clip.webm", null, 0),
-            c -> { });
+        Path clipFile = Files.write(temp.resolve("c.webm"), clip);
+        clip = io.rondo.server.StoredCopy.of(clipFile);
+        library.ingest().ingest(new IngestRequest(clipFile, "/clip.webm", null, 0), c -> { });
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), SECOND, 64L << 20, true,
             DiskIo.best(), Function.identity());
