@@ -1,5 +1,7 @@
 /**
- * Fragment indexes from the containers: WebM/Matroska (EBML) and fragmented MP4 (ISO BMFF), cut
- * into fragments of about one round of display time each (papers/001 Section 1.1).
+ * Continuous media remuxed at ingest so that each round of presentation is one fragment
+ * (papers/001 Section 1.1), whatever the encoder's keyframe interval: MP4 (progressive or
+ * fragmented) into fragmented MP4, WebM and Matroska into WebM with a Cluster a round, MP3 into
+ * runs of frames; every sample's bytes untouched, each fragment's keyframe recorded.
  */
 package io.rondo.content.media;
