@@ -1,8 +1,6 @@
 package io.rondo.content.media;
 
-import com.sun.nio.file.ExtendedOpenOption;
-import io.rondo.scheduler.device.AlignedBuffers;
-import io.rondo.scheduler.device.DiskIo;
+import io.rondo.content.ingest.DirectFileWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,24 +16,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,9 +39,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code output} is where the stored copy goes:
  * <ul>
- *   <li>{@code buffered}: a file through the page cache, forced at the end, as ingest writes today;
- *   <li>{@code direct}: a file opened O_DIRECT, written from two aligned 8 MiB buffers by a second
- *       thread while the remux fills the other, then forced;
+ *   <li>{@code buffered}: hashed (SHA-256, for the ETag) and written to a file through the page
+ *       cache, forced at the end, as ingest wrote before {@link DirectFileWriter};
+ *   <li>{@code ingest}: hashed and written with a {@link DirectFileWriter} as ingest writes now:
+ *       O_DIRECT from two aligned buffers ({@link DirectFileWriter#DEFAULT_BUFFER_BYTES} each), a
+ *       full one written by the writer's thread while the remux fills the other, then forced;
+ *   <li>{@code direct}: the same {@link DirectFileWriter} without the hash, the writer alone;
  *   <li>{@code discard}: nowhere, which measures the remux alone: the planning and the reads.
  * </ul>
  *
@@ -67,14 +62,13 @@ import java.util.concurrent.TimeUnit;
 public class RemuxBenchmark {
 
     private static final long ROUND_NS = 1_000_000_000L;
-    private static final int DIRECT_BUFFER_BYTES = 8 << 20;
 
     /** How long the source plays. */
     @Param({"60"})
     public int seconds;
 
     /** Where the stored copy goes: see the class comment. */
-    @Param({"buffered", "direct", "discard"})
+    @Param({"buffered", "ingest", "direct", "discard"})
     public String output;
 
     private Path dir;
@@ -121,13 +115,24 @@ public class RemuxBenchmark {
     }
 
     private WritableByteChannel open() throws IOException {
+        Files.deleteIfExists(stored);
         return switch (output) {
-            case "buffered" -> new ForcedFileChannel(FileChannel.open(stored, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
-            case "direct" -> new DirectFileChannel(stored);
+            case "buffered" -> new Hashed(new ForcedFileChannel(FileChannel.open(stored, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)), sha256());
+            case "ingest" -> new Hashed(new DirectFileWriter(stored), sha256());
+            case "direct" -> new DirectFileWriter(stored);
             case "discard" -> new Discard();
-            default -> throw new IllegalArgumentException("output is buffered, direct or discard, was " + output);
+            default -> throw new IllegalArgumentException("output is buffered, ingest, direct or discard, was "
+                + output);
         };
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-256", e);
+        }
     }
 
     /** A file channel forced to the disk when closed. */
@@ -151,107 +156,27 @@ public class RemuxBenchmark {
         }
     }
 
-    /**
-     * A file written O_DIRECT: the bytes gather in one of two aligned buffers, and a full one is
-     * written by a second thread while the other fills. Closing writes the last, padded to the
-     * alignment, cuts the file to its true size and forces it.
-     */
-    private static final class DirectFileChannel implements WritableByteChannel {
-        private final Path path;
-        private final FileChannel file;
-        private final ByteBuffer[] buffers = {AlignedBuffers.allocate(DIRECT_BUFFER_BYTES),
-            AlignedBuffers.allocate(DIRECT_BUFFER_BYTES)};
-        private final ExecutorService writer = Executors.newSingleThreadExecutor();
-        private Future<?> pending;
-        private int filling;
-        private long written;
-
-        DirectFileChannel(Path path) throws IOException {
-            this.path = path;
-            this.file = open(path);
-        }
-
-        private static FileChannel open(Path path) throws IOException {
-            try {
-                return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-            } catch (AccessDeniedException | NoSuchFileException e) {
-                throw e;
-            } catch (FileSystemException refused) {
-                // EINVAL: this file system has no O_DIRECT (tmpfs); the figure is then the page cache's
-                System.out.println("\n" + path.getParent() + " refuses O_DIRECT: output=direct writes through the"
-                    + " page cache");
-                return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE);
-            }
-        }
+    /** Hashes what goes through it, as ingest does for the ETag, before passing it on. */
+    private record Hashed(WritableByteChannel out, MessageDigest digest) implements WritableByteChannel {
 
         @Override
         public int write(ByteBuffer src) throws IOException {
-            int n = src.remaining();
+            digest.update(src.duplicate());
+            int n = 0;
             while (src.hasRemaining()) {
-                ByteBuffer buffer = buffers[filling];
-                int take = Math.min(src.remaining(), buffer.remaining());
-                buffer.put(buffer.position(), src, src.position(), take);
-                buffer.position(buffer.position() + take);
-                src.position(src.position() + take);
-                if (!buffer.hasRemaining()) {
-                    hand(buffer);
-                }
+                n += out.write(src);
             }
             return n;
         }
 
-        /** Waits for the buffer being written, then has this full one written. */
-        private void hand(ByteBuffer full) throws IOException {
-            await();
-            full.flip();
-            long at = written;
-            written += full.remaining();
-            pending = writer.submit(() -> {
-                while (full.hasRemaining()) {
-                    file.write(full, at + full.position());
-                }
-                full.clear();
-                return null;
-            });
-            filling ^= 1;
-        }
-
-        private void await() throws IOException {
-            if (pending == null) {
-                return;
-            }
-            try {
-                pending.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while the stored copy was written");
-            } catch (ExecutionException e) {
-                throw new IOException(e.getCause());
-            }
-        }
-
         @Override
         public boolean isOpen() {
-            return file.isOpen();
+            return out.isOpen();
         }
 
         @Override
         public void close() throws IOException {
-            long size = written + buffers[filling].position();
-            try (file) {
-                ByteBuffer last = buffers[filling];
-                last.position((last.position() + DiskIo.ALIGNMENT - 1) / DiskIo.ALIGNMENT * DiskIo.ALIGNMENT);
-                hand(last);
-                await();
-            } finally {
-                writer.shutdownNow();
-            }
-            try (FileChannel sized = FileChannel.open(path, StandardOpenOption.WRITE)) {
-                sized.truncate(size);
-                sized.force(true);
-            }
+            out.close();
         }
     }
 

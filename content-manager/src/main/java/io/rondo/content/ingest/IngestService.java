@@ -235,7 +235,7 @@ public final class IngestService {
         ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER);
         long copied = 0;
         try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+             DirectFileWriter out = new DirectFileWriter(temp)) {
             while (copied < size) {
                 buffer.clear();
                 int read = in.read(buffer, copied);
@@ -251,7 +251,6 @@ public final class IngestService {
                 copied += read;
                 progress.accept(copied);
             }
-            out.force(true);
         }
         Path target = disk.root().resolve(relative);
         written.add(target);
@@ -276,7 +275,7 @@ public final class IngestService {
             fileDisks.add(order.get(stripe));
         }
         List<Path> temps = new ArrayList<>();
-        List<FileChannel> outs = new ArrayList<>();
+        List<DirectFileWriter> outs = new ArrayList<>();
         long[] lengths = new long[relative.size()];
         List<Fragment> placed = new ArrayList<>(media.fragments().size());
         MessageDigest digest = sha256();
@@ -286,7 +285,7 @@ public final class IngestService {
                 Path temp = fileDisks.get(file).root().resolve(ContentStore.TMP).resolve(id + "." + file + ".part");
                 written.add(temp);
                 temps.add(temp);
-                outs.add(FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+                outs.add(new DirectFileWriter(temp));
             }
             Hashing init = new Hashing(outs.get(0), digest);
             stored.writeInit(init);
@@ -308,14 +307,11 @@ public final class IngestService {
                 copied += fragment.length();
                 progress.accept((long) (copied * (double) sourceSize / storedSize));
             }
-            for (FileChannel out : outs) {
-                out.force(true);
-            }
-        } finally {
-            for (FileChannel out : outs) {
-                out.close();
-            }
+        } catch (IOException | RuntimeException e) {
+            closeAll(outs, e);
+            throw e;
         }
+        closeAll(outs, null);
         List<StoredFile> files = new ArrayList<>();
         for (int file = 0; file < relative.size(); file++) {
             Path target = fileDisks.get(file).root().resolve(relative.get(file));
@@ -329,6 +325,30 @@ public final class IngestService {
         return new Written(new Placement(files), placedMedia, etag(digest));
     }
 
+    /**
+     * Closes (so forces) every file being written. Their failures are added to {@code primary} if
+     * there is one, else the first is thrown with the others added to it.
+     */
+    private static void closeAll(List<DirectFileWriter> outs, Exception primary) throws IOException {
+        IOException first = null;
+        for (DirectFileWriter out : outs) {
+            try {
+                out.close();
+            } catch (IOException e) {
+                if (primary != null) {
+                    primary.addSuppressed(e);
+                } else if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
     private static void expect(long wrote, long planned, String what, Path source) {
         if (wrote != planned) {
             throw new IllegalStateException("remuxing " + source + " wrote " + wrote + " bytes for " + what
@@ -338,11 +358,11 @@ public final class IngestService {
 
     /** A file being written that hashes and counts what goes through it. */
     private static final class Hashing implements WritableByteChannel {
-        private final FileChannel out;
+        private final WritableByteChannel out;
         private final MessageDigest digest;
         private long count;
 
-        Hashing(FileChannel out, MessageDigest digest) {
+        Hashing(WritableByteChannel out, MessageDigest digest) {
             this.out = out;
             this.digest = digest;
         }
