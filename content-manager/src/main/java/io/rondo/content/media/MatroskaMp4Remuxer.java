@@ -21,8 +21,9 @@ import java.util.List;
  *   <li>its sample entry is built from the TrackEntry: {@code avc1} + {@code avcC} (H.264) and
  *       {@code hvc1} + {@code hvcC} (H.265) hold CodecPrivate verbatim, which is the decoder
  *       configuration record, with PixelWidth and PixelHeight; {@code mp4a} + {@code esds} holds
- *       AAC's AudioSpecificConfig (CodecPrivate) as DecoderSpecificInfo, object type 0x40, or MP3 as
- *       object type 0x6B without one; {@code Opus} + {@code dOps} is CodecPrivate's OpusHead made
+ *       AAC's AudioSpecificConfig (CodecPrivate, or for an old {@code A_AAC/MPEG4/LC} style CodecID
+ *       without one, made from the profile, rate and channels) as DecoderSpecificInfo, object type
+ *       0x40, or MP3 as object type 0x6B without one; {@code Opus} + {@code dOps} is CodecPrivate's OpusHead made
  *       big-endian (Encapsulation of Opus in ISOBMFF, 4.3.2);
  *   <li>each frame (a laced block holds several) is a sample at its offset and size in the source.
  *       Video counts 90 kHz, audio its sampling frequency (48 kHz for Opus);
@@ -50,6 +51,11 @@ final class MatroskaMp4Remuxer {
     private static final int MP4A_MP3 = 0x6B;
     private static final int AUDIO_STREAM = 5;
     private static final int FRAME_CAPACITY = 256;
+    /** The sampling frequencies of ISO/IEC 14496-3 1.6.3.4, by samplingFrequencyIndex. */
+    private static final double[] SAMPLING_FREQUENCIES = {96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050,
+        16000, 12000, 11025, 8000, 7350};
+    /** The old AAC CodecIDs: {@code A_AAC/MPEG2/} or {@code A_AAC/MPEG4/} and the profile. */
+    private static final int OLD_AAC_PREFIX = "A_AAC/MPEG4/".length();
 
     private MatroskaMp4Remuxer() {
     }
@@ -83,6 +89,9 @@ final class MatroskaMp4Remuxer {
         if (!(t.samplingFrequency() >= 1 && t.samplingFrequency() <= 0xFFFF_FFFFL) || t.channels() < 1
             || t.channels() > 0xFF) {
             return false;
+        }
+        if (codec.startsWith("A_AAC/") && privateBytes == 0) {
+            return aacObjectType(codec) > 0 && samplingFrequencyIndex(t.samplingFrequency()) >= 0 && t.channels() <= 7;
         }
         return switch (codec) {
             case "A_AAC" -> privateBytes >= 2;
@@ -285,11 +294,48 @@ final class MatroskaMp4Remuxer {
         if (opus) {
             dOps(b, track.codecPrivate());
         } else {
-            byte[] asc = track.codecId().equals("A_AAC") ? bytes(track.codecPrivate()) : null;
+            byte[] asc = !track.codecId().startsWith("A_AAC") ? null
+                : track.codecPrivate() != null && track.codecPrivate().hasRemaining() ? bytes(track.codecPrivate())
+                : audioSpecificConfig(track);
             esds(b, asc == null ? MP4A_MP3 : MP4A_AAC, asc);
         }
         b.end(entry);
         return b.toArray();
+    }
+
+    /** The AAC profiles of Matroska's old CodecIDs ({@code A_AAC/MPEG4/LC}) as audio object types, or 0. */
+    private static int aacObjectType(String codecId) {
+        if (!codecId.startsWith("A_AAC/MPEG2/") && !codecId.startsWith("A_AAC/MPEG4/")) {
+            return 0;
+        }
+        return switch (codecId.substring(OLD_AAC_PREFIX)) {
+            case "MAIN" -> 1;
+            case "LC", "LC/SBR" -> 2;
+            case "SSR" -> 3;
+            case "LTP" -> 4;
+            default -> 0;
+        };
+    }
+
+    /** The samplingFrequencyIndex of ISO/IEC 14496-3 1.6.3.4, or -1 for a rate it does not list. */
+    private static int samplingFrequencyIndex(double rate) {
+        for (int i = 0; i < SAMPLING_FREQUENCIES.length; i++) {
+            if (SAMPLING_FREQUENCIES[i] == rate) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The two-byte AudioSpecificConfig of an old-style AAC CodecID without CodecPrivate: object type,
+     * frequency index and channel configuration. SBR (HE-AAC) is left to implicit signalling, as its
+     * CodecID gives the core's sampling frequency.
+     */
+    static byte[] audioSpecificConfig(Track track) {
+        int config = (aacObjectType(track.codecId()) << 11) | (samplingFrequencyIndex(track.samplingFrequency()) << 7)
+            | ((int) track.channels() << 3);
+        return new byte[] {(byte) (config >> 8), (byte) config};
     }
 
     /** The esds of ISO/IEC 14496-14 5.6: an ES_Descriptor with the DecoderConfigDescriptor (14496-1 7.2.6). */

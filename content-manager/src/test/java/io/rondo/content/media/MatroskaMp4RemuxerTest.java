@@ -5,13 +5,16 @@ import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static io.rondo.content.media.IndexChecks.assertWellFormed;
 import static io.rondo.content.media.RemuxChecks.assertOneMoofAndMdatPerFragment;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,6 +108,73 @@ class MatroskaMp4RemuxerTest {
     @Test
     void unsupportedCodecsStayDiscrete() throws IOException {
         assertInstanceOf(Preparation.Discrete.class, WebmRemuxer.prepare(clip("mpeg2-ac3.mkv"), SECOND));
+    }
+
+    @Test
+    void decodeTimesPrecedeThePresentationTimesWhichAreTheSources() throws IOException {
+        Path source = clip("h264-bframes.mkv");
+        Path stored = dir.resolve("h264-bframes.mp4");
+        store(source, stored);
+        List<Long> blockNs = new ArrayList<>();
+        try (MediaFile in = MediaFile.open(source)) {
+            MatroskaDemuxer demuxer = MatroskaDemuxer.open(in).orElseThrow();
+            MatroskaDemuxer.BlockCursor block = demuxer.blocks();
+            while (block.next()) {
+                if (block.track() == 1) {
+                    blockNs.add(demuxer.ns(block.timecode(), "test"));
+                }
+            }
+        }
+
+        SampleTrack video = RemuxChecks.demux(stored).tracks().get(0);
+        long timescale = video.header().timescale();
+        assertEquals(MatroskaMp4Remuxer.VIDEO_TIMESCALE, timescale);
+        assertEquals(blockNs.size(), video.count(), "a sample per block");
+        boolean reordered = false;
+        for (int i = 0; i < video.count(); i++) {
+            assertTrue(video.compositionOffset(i) >= 0, "sample " + i + " is not presented before it is decoded");
+            long presentation = video.decodeTime(i) + video.compositionOffset(i) - video.header().editShift();
+            assertEquals(blockNs.get(i), Ticks.toNs(presentation, timescale, "test"), "sample " + i + " presented");
+            assertEquals(VIDEO_FRAME_NS, Ticks.toNs(video.duration(i), timescale, "test"), "sample " + i + " lasts");
+            reordered |= i > 0 && blockNs.get(i) < blockNs.get(i - 1);
+        }
+        assertTrue(reordered, "the clip has B-frames, presented before frames decoded earlier");
+        assertTrue(video.sync(0));
+    }
+
+    @Test
+    void anOldAacCodecIdWithoutCodecPrivateGetsItsAudioSpecificConfig() throws MediaFormatException {
+        MatroskaDemuxer.Track aac = audio("A_AAC/MPEG4/LC", null, 48000, 2);
+
+        assertTrue(MatroskaMp4Remuxer.remuxes(List.of(aac)));
+        // LC (2), 48 kHz (index 3), two channels: 00010 0011 0010 000
+        assertArrayEquals(new byte[] {0x11, (byte) 0x90}, MatroskaMp4Remuxer.audioSpecificConfig(aac));
+        TrackHeader header = new TrackHeader(2, TrackHeader.AUDIO, 48000, MatroskaMp4Remuxer.audioEntry(aac), -1,
+            TrackHeader.UNDETERMINED, 3, 0, 0x100, TrackHeader.IDENTITY, 0, 0, 0, -1);
+        assertEquals("mp4a.40.2", SampleEntries.describe(header).codecs());
+        assertFalse(MatroskaMp4Remuxer.remuxes(List.of(audio("A_AAC/MPEG4/LC", null, 47000, 2))),
+            "a rate AAC does not list");
+    }
+
+    @Test
+    void opusHeadBecomesABigEndianDops() {
+        // OpusHead, version 1, 2 channels, pre-skip 312, 48 kHz input, gain -256, mapping family 0; little-endian
+        byte[] head = {'O', 'p', 'u', 's', 'H', 'e', 'a', 'd', 1, 2, 0x38, 0x01, (byte) 0x80, (byte) 0xBB, 0, 0,
+            0, (byte) 0xFF, 0};
+        MatroskaDemuxer.Track opus = audio("A_OPUS", head, 48000, 2);
+
+        assertTrue(MatroskaMp4Remuxer.remuxes(List.of(opus)));
+        byte[] entry = MatroskaMp4Remuxer.audioEntry(opus);
+        byte[] dOps = Arrays.copyOfRange(entry, 36, entry.length);
+        assertArrayEquals(new byte[] {0, 0, 0, 19, 'd', 'O', 'p', 's', 0, 2, 0x01, 0x38, 0, 0, (byte) 0xBB,
+            (byte) 0x80, (byte) 0xFF, 0, 0}, dOps);
+        assertFalse(MatroskaMp4Remuxer.remuxes(List.of(audio("A_OPUS", Arrays.copyOf(head, 12), 48000, 2))),
+            "a CodecPrivate too short for an OpusHead");
+    }
+
+    private static MatroskaDemuxer.Track audio(String codecId, byte[] codecPrivate, double rate, long channels) {
+        return new MatroskaDemuxer.Track(2, MatroskaDemuxer.AUDIO, codecId, codecPrivate == null ? null
+            : ByteBuffer.wrap(codecPrivate), 0, 0, false, ByteBuffer.allocate(0), 0, 0, 0, rate, channels);
     }
 
     /**
