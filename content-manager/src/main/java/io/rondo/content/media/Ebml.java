@@ -34,6 +34,13 @@ final class Ebml {
     static final int CODEC_ID = 0x86;
     static final int CODEC_PRIVATE = 0x63A2;
     static final int DEFAULT_DURATION = 0x23E383;
+    static final int CODEC_DELAY = 0x56AA;
+    static final int VIDEO = 0xE0;
+    static final int PIXEL_WIDTH = 0xB0;
+    static final int PIXEL_HEIGHT = 0xBA;
+    static final int AUDIO = 0xE1;
+    static final int SAMPLING_FREQUENCY = 0xB5;
+    static final int CHANNELS = 0x9F;
     static final int CONTENT_ENCODINGS = 0x6D80;
     static final int CONTENT_ENCODING = 0x6240;
     static final int CONTENT_COMPRESSION = 0x5034;
@@ -68,7 +75,10 @@ final class Ebml {
         Map.entry(CUES, "Cues"), Map.entry(TAGS, "Tags"), Map.entry(CHAPTERS, "Chapters"),
         Map.entry(ATTACHMENTS, "Attachments"), Map.entry(VOID, "Void"), Map.entry(CRC_32, "CRC-32"),
         Map.entry(REFERENCE_BLOCK, "ReferenceBlock"), Map.entry(WRITING_APP, "WritingApp"),
-        Map.entry(MUXING_APP, "MuxingApp"), Map.entry(CONTENT_ENCODINGS, "ContentEncodings"));
+        Map.entry(MUXING_APP, "MuxingApp"), Map.entry(CONTENT_ENCODINGS, "ContentEncodings"),
+        Map.entry(CODEC_DELAY, "CodecDelay"), Map.entry(VIDEO, "Video"), Map.entry(PIXEL_WIDTH, "PixelWidth"),
+        Map.entry(PIXEL_HEIGHT, "PixelHeight"), Map.entry(AUDIO, "Audio"),
+        Map.entry(SAMPLING_FREQUENCY, "SamplingFrequency"), Map.entry(CHANNELS, "Channels"));
 
     /** One element's header: where it is, its ID and the size of its data. */
     record Header(int id, long offset, long dataOffset, long size) {

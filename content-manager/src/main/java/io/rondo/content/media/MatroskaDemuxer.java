@@ -4,6 +4,7 @@ import io.rondo.content.media.Ebml.Header;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,6 +23,7 @@ final class MatroskaDemuxer {
     static final int AUDIO = 2;
 
     private static final long DEFAULT_TIMECODE_SCALE = 1_000_000;
+    private static final double DEFAULT_SAMPLING_FREQUENCY = 8000;
 
     /** Bytes of the source by file offset, as {@link MediaFile#peek}: the file, or part of it in memory. */
     @FunctionalInterface
@@ -43,9 +45,15 @@ final class MatroskaDemuxer {
      * @param compressed        whether its blocks are compressed by the muxer (ContentCompression, e.g.
      *                          header stripping), which a browser cannot undo
      * @param entry             the whole TrackEntry element, header included, as in the file
+     * @param codecDelayNs      its CodecDelay: how much of the decoded start is priming, not to be played
+     * @param pixelWidth        Video's PixelWidth, or 0
+     * @param pixelHeight       Video's PixelHeight, or 0
+     * @param samplingFrequency Audio's SamplingFrequency in Hz (8000 when not given, as Matroska defaults)
+     * @param channels          Audio's Channels (1 when not given)
      */
     record Track(long number, long type, String codecId, ByteBuffer codecPrivate, long codecPrivateOffset,
-                 long defaultDurationNs, boolean compressed, ByteBuffer entry) {
+                 long defaultDurationNs, boolean compressed, ByteBuffer entry, long codecDelayNs, long pixelWidth,
+                 long pixelHeight, double samplingFrequency, long channels) {
 
         boolean isVideo() {
             return type == VIDEO;
@@ -265,6 +273,10 @@ final class MatroskaDemuxer {
         ByteBuffer[] codecPrivate = {null};
         long[] codecPrivateOffset = {0};
         boolean[] compressed = {false};
+        long[] codecDelayNs = {0};
+        long[] pixels = {0, 0};
+        double[] samplingFrequency = {DEFAULT_SAMPLING_FREQUENCY};
+        long[] channels = {1};
         Ebml.children(entryData, entry.dataOffset(), entry, (h, data) -> {
             if (h.id() == Ebml.TRACK_NUMBER) {
                 number[0] = Ebml.uint(data, h);
@@ -279,6 +291,24 @@ final class MatroskaDemuxer {
                 codecPrivateOffset[0] = h.dataOffset();
             } else if (h.id() == Ebml.CONTENT_ENCODINGS) {
                 compressed[0] = holdsCompression(h, data);
+            } else if (h.id() == Ebml.CODEC_DELAY) {
+                codecDelayNs[0] = Ebml.uint(data, h);
+            } else if (h.id() == Ebml.VIDEO) {
+                Ebml.children(data, h.dataOffset(), h, (v, d) -> {
+                    if (v.id() == Ebml.PIXEL_WIDTH) {
+                        pixels[0] = Ebml.uint(d, v);
+                    } else if (v.id() == Ebml.PIXEL_HEIGHT) {
+                        pixels[1] = Ebml.uint(d, v);
+                    }
+                });
+            } else if (h.id() == Ebml.AUDIO) {
+                Ebml.children(data, h.dataOffset(), h, (a, d) -> {
+                    if (a.id() == Ebml.SAMPLING_FREQUENCY) {
+                        samplingFrequency[0] = Ebml.floatValue(d, a);
+                    } else if (a.id() == Ebml.CHANNELS) {
+                        channels[0] = Ebml.uint(d, a);
+                    }
+                });
             }
         });
         if (number[0] == 0) {
@@ -289,7 +319,7 @@ final class MatroskaDemuxer {
             kind = codecId[0].startsWith("V_") ? VIDEO : codecId[0].startsWith("A_") ? AUDIO : 0;
         }
         return new Track(number[0], kind, codecId[0], codecPrivate[0], codecPrivateOffset[0], defaultDurationNs[0],
-            compressed[0], whole);
+            compressed[0], whole, codecDelayNs[0], pixels[0], pixels[1], samplingFrequency[0], channels[0]);
     }
 
     private static boolean holdsCompression(Header encodings, ByteBuffer data) throws MediaFormatException {
@@ -338,6 +368,8 @@ final class MatroskaDemuxer {
         static final long UNKNOWN_END = -1;
 
         private static final int BLOCK_HEAD_BYTES = 8 + 2 + 1 + 1;
+        /** The longest lace header read: what one peek of a {@link MediaFile} gives. */
+        private static final int MAX_LACE_HEADER_BYTES = MediaFile.WINDOW_BYTES;
 
         private final Source source;
         private final long limit;
@@ -574,6 +606,90 @@ final class MatroskaDemuxer {
         /** How many frames the block holds: 1, or the lace count. */
         int frames() {
             return frames;
+        }
+
+        /**
+         * Where each of the block's frames lies: fills {@code offsets} and {@code sizes} (each at least
+         * {@link #frames} long) from the lace header (RFC 9559 Section 10.3: Xiph, fixed-size or EBML
+         * lacing), or with the one frame of an unlaced block.
+         *
+         * @throws MediaFormatException if the lace header is corrupt or its sizes overrun the block
+         */
+        void frames(long[] offsets, int[] sizes) throws IOException {
+            long dataEnd = frameEnd;
+            if (lacing == 0) {
+                offsets[0] = frameOffset;
+                sizes[0] = checkedSize(dataEnd - frameOffset);
+                return;
+            }
+            long headerStart = frameOffset + 1;
+            ByteBuffer head = source.peek(headerStart, (int) Math.min(dataEnd - headerStart, MAX_LACE_HEADER_BYTES));
+            int at = 0;
+            long sum = 0;
+            long[] laced = new long[frames];
+            if (lacing == 2) {
+                long each = (dataEnd - headerStart) / frames;
+                if (each * frames != dataEnd - headerStart) {
+                    throw MediaFormatException.corrupt(describe() + " laces " + frames + " frames of equal size into "
+                        + (dataEnd - headerStart) + " bytes, which they do not divide");
+                }
+                Arrays.fill(laced, each);
+            } else {
+                for (int i = 0; i < frames - 1; i++) {
+                    long size;
+                    if (lacing == 1) {
+                        size = 0;
+                        int b;
+                        do {
+                            b = laceByte(head, at++);
+                            size += b;
+                        } while (b == 0xFF);
+                    } else {
+                        int first = laceByte(head, at);
+                        int length = Integer.numberOfLeadingZeros(first) - 23;
+                        if (first == 0) {
+                            throw MediaFormatException.corrupt(describe() + " has a lace size that is no EBML number");
+                        }
+                        long v = first & (0xFF >> length);
+                        for (int j = 1; j < length; j++) {
+                            v = (v << 8) | laceByte(head, at + j);
+                        }
+                        at += length;
+                        size = i == 0 ? v : laced[i - 1] + v - ((1L << (7 * length - 1)) - 1);
+                    }
+                    if (size < 0) {
+                        throw MediaFormatException.corrupt(describe() + " laces a frame of " + size + " bytes");
+                    }
+                    laced[i] = size;
+                    sum += size;
+                }
+                laced[frames - 1] = dataEnd - headerStart - at - sum;
+            }
+            long pos = headerStart + at;
+            for (int i = 0; i < frames; i++) {
+                if (laced[i] < 0 || pos + laced[i] > dataEnd) {
+                    throw MediaFormatException.corrupt(describe() + " laces frames past the end of its block at byte "
+                        + dataEnd);
+                }
+                offsets[i] = pos;
+                sizes[i] = checkedSize(laced[i]);
+                pos += laced[i];
+            }
+        }
+
+        private int laceByte(ByteBuffer head, int i) throws MediaFormatException {
+            if (i >= head.remaining()) {
+                throw MediaFormatException.corrupt(describe() + " has a lace header that runs past its block or past "
+                    + MAX_LACE_HEADER_BYTES + " bytes");
+            }
+            return head.get(head.position() + i) & 0xFF;
+        }
+
+        private int checkedSize(long size) throws MediaFormatException {
+            if (size > Integer.MAX_VALUE) {
+                throw MediaFormatException.unsupported(describe() + " holds a frame of " + size + " bytes");
+            }
+            return (int) size;
         }
 
         /** The BlockGroup's BlockDuration in ticks, or -1 when not given. */

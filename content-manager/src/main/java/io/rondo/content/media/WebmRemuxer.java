@@ -83,8 +83,10 @@ final class WebmRemuxer implements StoredMedia {
 
     /**
      * What ingest makes of the EBML file {@code file}: WebM with one Cluster per round if its audio
-     * and video play from WebM; a discrete object with a note naming the codec and the ffmpeg command
-     * that makes it streamable if not; a discrete object without note if it is EBML but not Matroska.
+     * and video play from WebM; a fragmented MP4 with a moof + mdat per round if they play from MP4
+     * instead (H.264 or H.265 with AAC, MP3 or Opus: {@link MatroskaMp4Remuxer}); a discrete object
+     * with a note naming the codec and the ffmpeg command that makes it streamable if neither; a
+     * discrete object without note if it is EBML but not Matroska.
      *
      * @param roundNs the round length T
      * @throws MediaFormatException if the file is truncated, corrupt, or holds no audio or video
@@ -106,6 +108,11 @@ final class WebmRemuxer implements StoredMedia {
             }
             MatroskaDemuxer demuxer = opened.get();
             String note = MatroskaCodecs.unplayableNote(demuxer.tracks(), file);
+            if (note != null && MatroskaMp4Remuxer.remuxes(demuxer.tracks())) {
+                FragmentedMp4Writer mp4 = MatroskaMp4Remuxer.plan(demuxer, file, roundNs);
+                in.close();
+                return new Preparation.Continuous(mp4);
+            }
             if (note != null) {
                 in.close();
                 return new Preparation.Discrete(note);

@@ -1,8 +1,10 @@
 package io.rondo.content.media;
 
 import static io.rondo.content.media.FfmpegClipsTest.clip;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
@@ -96,6 +98,67 @@ class MatroskaDemuxerTest {
             assertFalse(cursor.keyframe(), "a ReferenceBlock");
             assertEquals(-1, cursor.durationTicks());
             assertFalse(cursor.next());
+        }
+    }
+
+    /** A file whose one Cluster holds a SimpleBlock of track 2: {@code header} (flags, lace header), 10 bytes. */
+    private Path lacedFile(String name, byte[] header) throws IOException {
+        byte[] data = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+        byte[] laced = SyntheticWebm.element(Ebml.SIMPLE_BLOCK, SyntheticWebm.cat(new byte[] {(byte) 0x82, 0, 40},
+            header, data));
+        byte[] cluster = SyntheticWebm.element(Ebml.CLUSTER, SyntheticWebm.cat(SyntheticWebm.uint(Ebml.TIMECODE, 0),
+            laced));
+        return Files.write(dir.resolve(name), SyntheticWebm.cat(new SyntheticWebm().withAudio().unknownSizes().write()
+            .bytes(), cluster));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"xiph", "ebml", "fixed", "none"})
+    void findsEachLacedFramesOffsetAndSize(String lacing) throws IOException {
+        byte[] header = switch (lacing) {
+            // three frames: 3 and 4 bytes, the last one the rest (3)
+            case "xiph" -> new byte[] {(byte) 0x82, 2, 3, 4};
+            // 3 bytes, then 4 (a difference of +1: a 1-byte signed EBML number, 1 + 63), then the rest
+            case "ebml" -> new byte[] {(byte) 0x86, 2, (byte) 0x83, (byte) 0xC0};
+            // two frames of 5 bytes
+            case "fixed" -> new byte[] {(byte) 0x84, 1};
+            default -> new byte[] {(byte) 0x80};
+        };
+        int[] expected = switch (lacing) {
+            case "xiph", "ebml" -> new int[] {3, 4, 3};
+            case "fixed" -> new int[] {5, 5};
+            default -> new int[] {10};
+        };
+        Path file = lacedFile(lacing + ".webm", header);
+        long dataStart = Files.size(file) - 10;
+
+        try (MediaFile in = MediaFile.open(file)) {
+            BlockCursor block = MatroskaDemuxer.open(in).orElseThrow().blocks();
+            assertTrue(block.next());
+            long[] offsets = new long[block.frames()];
+            int[] sizes = new int[block.frames()];
+            block.frames(offsets, sizes);
+
+            assertArrayEquals(expected, sizes);
+            long at = dataStart;
+            for (int i = 0; i < sizes.length; i++) {
+                assertEquals(at, offsets[i], "frame " + i);
+                at += sizes[i];
+            }
+        }
+    }
+
+    @Test
+    void refusesLaceSizesPastTheBlock() throws IOException {
+        Path file = lacedFile("overrun.webm", new byte[] {(byte) 0x82, 1, (byte) 200});
+
+        try (MediaFile in = MediaFile.open(file)) {
+            BlockCursor block = MatroskaDemuxer.open(in).orElseThrow().blocks();
+            assertTrue(block.next());
+
+            MediaFormatException e = assertThrows(MediaFormatException.class,
+                () -> block.frames(new long[2], new int[2]));
+            assertTrue(e.getMessage().contains("laces frames past the end of its block"), e.getMessage());
         }
     }
 }

@@ -1,0 +1,406 @@
+package io.rondo.content.media;
+
+import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
+import io.rondo.content.media.MatroskaDemuxer.Track;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Matroska whose codecs browsers play from MP4 but not from WebM (H.264 or H.265 video; AAC, MP3
+ * or Opus audio beside it) remuxed into the fragmented MP4 that {@link FragmentedMp4Writer} stores:
+ * one moof + mdat per round T, every frame's bytes copied untouched.
+ *
+ * <p>Each audio and video track becomes a {@link SampleTrack}:
+ * <ul>
+ *   <li>its sample entry is built from the TrackEntry: {@code avc1} + {@code avcC} (H.264) and
+ *       {@code hvc1} + {@code hvcC} (H.265) hold CodecPrivate verbatim, which is the decoder
+ *       configuration record, with PixelWidth and PixelHeight; {@code mp4a} + {@code esds} holds
+ *       AAC's AudioSpecificConfig (CodecPrivate, or for an old {@code A_AAC/MPEG4/LC} style CodecID
+ *       without one, made from the profile, rate and channels) as DecoderSpecificInfo, object type
+ *       0x40, or MP3 as object type 0x6B without one; {@code Opus} + {@code dOps} is CodecPrivate's OpusHead made
+ *       big-endian (Encapsulation of Opus in ISOBMFF, 4.3.2);
+ *   <li>each frame (a laced block holds several) is a sample at its offset and size in the source.
+ *       Video counts 90 kHz, audio its sampling frequency (48 kHz for Opus);
+ *   <li>Matroska stores presentation times in decode order. A track's i-th decode time is its i-th
+ *       smallest presentation time, moved back by the least amount that decodes no frame after it
+ *       is presented (the B-frame delay); the composition offset is the difference. Where that
+ *       moves the first decode time before 0, and for a track's CodecDelay (Opus pre-skip), the
+ *       decode times start at 0 and the edit shift presents the right media time at 0, as an MP4
+ *       edit list does;
+ *   <li>a sample lasts until the next one is decoded; the last one its BlockDuration, else its
+ *       track's DefaultDuration, else as long as the one before it;
+ *   <li>video samples are sync samples where the block is a keyframe; every audio sample is one.
+ * </ul>
+ * Language, names, chapters, tags and subtitle tracks are not kept.
+ */
+final class MatroskaMp4Remuxer {
+
+    /** The timescale of video tracks: 90 kHz, which counts the frames of every common rate exactly. */
+    static final long VIDEO_TIMESCALE = 90_000;
+
+    private static final long OPUS_TIMESCALE = 48_000;
+    private static final long NS_PER_SECOND = 1_000_000_000L;
+    private static final int OPUS_HEAD_BYTES = 19;
+    private static final int MP4A_AAC = 0x40;
+    private static final int MP4A_MP3 = 0x6B;
+    private static final int AUDIO_STREAM = 5;
+    private static final int FRAME_CAPACITY = 256;
+    /** The sampling frequencies of ISO/IEC 14496-3 1.6.3.4, by samplingFrequencyIndex. */
+    private static final double[] SAMPLING_FREQUENCIES = {96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050,
+        16000, 12000, 11025, 8000, 7350};
+    /** The old AAC CodecIDs: {@code A_AAC/MPEG2/} or {@code A_AAC/MPEG4/} and the profile. */
+    private static final int OLD_AAC_PREFIX = "A_AAC/MPEG4/".length();
+
+    private MatroskaMp4Remuxer() {
+    }
+
+    /**
+     * Whether every audio and video track of {@code tracks} is one this remuxer stores as MP4: H.264
+     * or H.265 video, AAC, MP3 or Opus audio, each with the CodecPrivate it needs, none compressed by
+     * its muxer.
+     */
+    static boolean remuxes(List<Track> tracks) {
+        boolean any = false;
+        for (Track t : tracks) {
+            if (!t.isVideo() && !t.isAudio()) {
+                continue;
+            }
+            if (t.compressed() || !supported(t)) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
+    }
+
+    private static boolean supported(Track t) {
+        int privateBytes = t.codecPrivate() == null ? 0 : t.codecPrivate().remaining();
+        String codec = t.codecId();
+        if (t.isVideo()) {
+            return (codec.equals("V_MPEG4/ISO/AVC") || codec.equals("V_MPEGH/ISO/HEVC")) && privateBytes > 0
+                && t.pixelWidth() > 0 && t.pixelWidth() <= 0xFFFF && t.pixelHeight() > 0 && t.pixelHeight() <= 0xFFFF;
+        }
+        if (!(t.samplingFrequency() >= 1 && t.samplingFrequency() <= 0xFFFF_FFFFL) || t.channels() < 1
+            || t.channels() > 0xFF) {
+            return false;
+        }
+        if (codec.startsWith("A_AAC/") && privateBytes == 0) {
+            return aacObjectType(codec) > 0 && samplingFrequencyIndex(t.samplingFrequency()) >= 0 && t.channels() <= 7;
+        }
+        return switch (codec) {
+            case "A_AAC" -> privateBytes >= 2;
+            case "A_MPEG/L3" -> true;
+            case "A_OPUS" -> privateBytes >= OPUS_HEAD_BYTES && opusHead(t.codecPrivate(), privateBytes);
+            default -> false;
+        };
+    }
+
+    /** Whether CodecPrivate is an OpusHead, with the channel mapping table that a mapping family other than 0 needs. */
+    private static boolean opusHead(ByteBuffer codecPrivate, int bytes) {
+        byte[] magic = new byte[8];
+        codecPrivate.get(codecPrivate.position(), magic);
+        int channels = codecPrivate.get(codecPrivate.position() + 9) & 0xFF;
+        int family = codecPrivate.get(codecPrivate.position() + OPUS_HEAD_BYTES - 1);
+        return new String(magic, StandardCharsets.US_ASCII).equals("OpusHead") && channels > 0
+            && (family == 0 || bytes >= OPUS_HEAD_BYTES + 2 + channels);
+    }
+
+    /**
+     * Plans the stored fragmented MP4 of the Matroska file {@code file}, which {@code demuxer} has
+     * opened and whose tracks {@link #remuxes}.
+     *
+     * @throws MediaFormatException if the file is corrupt or holds no frame of an audio or video track
+     */
+    static FragmentedMp4Writer plan(MatroskaDemuxer demuxer, Path file, long roundNs) throws IOException {
+        List<Track> kept = demuxer.tracks().stream().filter(t -> t.isVideo() || t.isAudio()).toList();
+        Frames[] frames = new Frames[kept.size()];
+        for (int t = 0; t < frames.length; t++) {
+            frames[t] = new Frames();
+        }
+        long[] offsets = new long[FRAME_CAPACITY];
+        int[] sizes = new int[FRAME_CAPACITY];
+        BlockCursor block = demuxer.blocks();
+        while (block.next()) {
+            int t = 0;
+            while (t < kept.size() && kept.get(t).number() != block.track()) {
+                t++;
+            }
+            if (t == kept.size()) {
+                continue;
+            }
+            Track track = kept.get(t);
+            int n = block.frames();
+            block.frames(offsets, sizes);
+            long startNs = demuxer.ns(block.timecode(), block.describe()) - track.codecDelayNs();
+            long blockNs = block.durationTicks() >= 0 ? demuxer.ns(block.durationTicks(), block.describe()) : -1;
+            long frameNs = track.defaultDurationNs() > 0 ? track.defaultDurationNs() : blockNs >= 0 ? blockNs / n : 0;
+            for (int j = 0; j < n; j++) {
+                boolean sync = track.isAudio() || (block.keyframe() && j == 0);
+                frames[t].add(offsets[j], sizes[j], startNs + j * frameNs, sync, blockNs >= 0 ? frameNs : -1);
+            }
+        }
+        List<SampleTrack> tracks = new ArrayList<>();
+        boolean avc = false;
+        for (int t = 0; t < frames.length; t++) {
+            if (frames[t].count > 0) {
+                tracks.add(samples(kept.get(t), frames[t]));
+                avc |= kept.get(t).codecId().equals("V_MPEG4/ISO/AVC");
+            }
+        }
+        if (tracks.isEmpty()) {
+            throw MediaFormatException.corrupt("the Segment holds no block of an audio or video track:"
+                + " there is no media to play");
+        }
+        List<String> brands = avc ? List.of("isom", "iso2", "avc1") : List.of("isom", "iso2");
+        return FragmentedMp4Writer.plan(file, tracks, brands, roundNs);
+    }
+
+    /** The frames of one track in file (decode) order, with presentation times in ns. */
+    private static final class Frames {
+        private long[] offsets = new long[FRAME_CAPACITY];
+        private int[] sizes = new int[FRAME_CAPACITY];
+        private long[] presentationNs = new long[FRAME_CAPACITY];
+        private boolean[] sync = new boolean[FRAME_CAPACITY];
+        private int count;
+        /** The last frame's duration from its block, or -1 where the block did not say. */
+        private long lastDurationNs = -1;
+
+        void add(long offset, int size, long ns, boolean isSync, long durationNs) {
+            if (count == offsets.length) {
+                int capacity = count + (count >> 1);
+                offsets = Arrays.copyOf(offsets, capacity);
+                sizes = Arrays.copyOf(sizes, capacity);
+                presentationNs = Arrays.copyOf(presentationNs, capacity);
+                sync = Arrays.copyOf(sync, capacity);
+            }
+            offsets[count] = offset;
+            sizes[count] = size;
+            presentationNs[count] = ns;
+            sync[count] = isSync;
+            count++;
+            lastDurationNs = durationNs;
+        }
+    }
+
+    /** A track's samples: decode times from the sorted presentation times, see the class comment. */
+    private static SampleTrack samples(Track track, Frames f) throws MediaFormatException {
+        String where = "track " + track.number();
+        long timescale = timescale(track);
+        int n = f.count;
+        long[] pts = new long[n];
+        for (int i = 0; i < n; i++) {
+            pts[i] = ticks(f.presentationNs[i], timescale, where);
+        }
+        long[] sorted = pts.clone();
+        Arrays.sort(sorted);
+        long shift = 0;
+        for (int i = 0; i < n; i++) {
+            shift = Math.max(shift, sorted[i] - pts[i]);
+        }
+        // Decode times dts[i] = sorted[i] - shift; stored from 0 at the earliest, the edit shifting them back.
+        long editShift = Math.max(0, shift - sorted[0]);
+        long lastDuration;
+        if (f.lastDurationNs >= 0 || track.defaultDurationNs() > 0) {
+            long ns = f.lastDurationNs >= 0 ? f.lastDurationNs : track.defaultDurationNs();
+            lastDuration = ticks(ns, timescale, where);
+        } else {
+            lastDuration = n > 1 ? sorted[n - 1] - sorted[n - 2] : 0;
+        }
+        TrackHeader header = header(track, timescale, editShift);
+        SampleTrack samples = new SampleTrack(header, n);
+        for (int i = 0; i < n; i++) {
+            long decode = sorted[i] - shift + editShift;
+            long offset = pts[i] - (sorted[i] - shift);
+            if (offset > Integer.MAX_VALUE) {
+                throw MediaFormatException.unsupported(where + " presents a frame " + offset + " ticks of "
+                    + timescale + " a second after it is decoded, more than an MP4 composition offset holds");
+            }
+            long duration = i + 1 < n ? sorted[i + 1] - sorted[i] : lastDuration;
+            samples.add(f.offsets[i], f.sizes[i], decode, duration, (int) offset, f.sync[i]);
+        }
+        return samples;
+    }
+
+    private static long timescale(Track track) {
+        if (track.isVideo()) {
+            return VIDEO_TIMESCALE;
+        }
+        return track.codecId().equals("A_OPUS") ? OPUS_TIMESCALE : Math.round(track.samplingFrequency());
+    }
+
+    /** {@code ns} in ticks of {@code timescale} a second, to the nearest. */
+    static long ticks(long ns, long timescale, String where) throws MediaFormatException {
+        long seconds = Math.floorDiv(ns, NS_PER_SECOND);
+        long rest = Math.floorMod(ns, NS_PER_SECOND);
+        try {
+            return Math.addExact(Math.multiplyExact(seconds, timescale), (rest * timescale + NS_PER_SECOND / 2)
+                / NS_PER_SECOND);
+        } catch (ArithmeticException e) {
+            throw MediaFormatException.corrupt(where + " holds a time of " + ns + " ns, too large to be real");
+        }
+    }
+
+    private static TrackHeader header(Track track, long timescale, long editShift) {
+        boolean video = track.isVideo();
+        byte[] entry = video ? visualEntry(track) : audioEntry(track);
+        return new TrackHeader(track.number(), video ? TrackHeader.VIDEO : TrackHeader.AUDIO, timescale, entry, -1,
+            TrackHeader.UNDETERMINED, 3, 0, video ? 0 : 0x0100, TrackHeader.IDENTITY,
+            video ? track.pixelWidth() << 16 : 0, video ? track.pixelHeight() << 16 : 0, editShift, -1);
+    }
+
+    /** {@code avc1} + {@code avcC} or {@code hvc1} + {@code hvcC} (ISO/IEC 14496-15), CodecPrivate as the record. */
+    static byte[] visualEntry(Track track) {
+        boolean hevc = track.codecId().equals("V_MPEGH/ISO/HEVC");
+        BoxBuffer b = new BoxBuffer(256);
+        int entry = b.begin(hevc ? "hvc1" : "avc1");
+        b.zeros(6);
+        b.u16(1);
+        b.zeros(16);
+        b.u16((int) track.pixelWidth());
+        b.u16((int) track.pixelHeight());
+        b.u32(0x0048_0000);
+        b.u32(0x0048_0000);
+        b.u32(0);
+        b.u16(1);
+        b.zeros(32);
+        b.u16(0x0018);
+        b.u16(0xFFFF);
+        int config = b.begin(hevc ? "hvcC" : "avcC");
+        b.bytes(bytes(track.codecPrivate()));
+        b.end(config);
+        b.end(entry);
+        return b.toArray();
+    }
+
+    /** {@code mp4a} + {@code esds} for AAC and MP3, {@code Opus} + {@code dOps} for Opus. */
+    static byte[] audioEntry(Track track) {
+        boolean opus = track.codecId().equals("A_OPUS");
+        long rate = opus ? OPUS_TIMESCALE : Math.round(track.samplingFrequency());
+        BoxBuffer b = new BoxBuffer(128);
+        int entry = b.begin(opus ? "Opus" : "mp4a");
+        b.zeros(6);
+        b.u16(1);
+        b.zeros(8);
+        b.u16((int) track.channels());
+        b.u16(16);
+        b.zeros(4);
+        b.u32(rate <= 0xFFFF ? rate << 16 : 0);
+        if (opus) {
+            dOps(b, track.codecPrivate());
+        } else {
+            byte[] asc = !track.codecId().startsWith("A_AAC") ? null
+                : track.codecPrivate() != null && track.codecPrivate().hasRemaining() ? bytes(track.codecPrivate())
+                : audioSpecificConfig(track);
+            esds(b, asc == null ? MP4A_MP3 : MP4A_AAC, asc);
+        }
+        b.end(entry);
+        return b.toArray();
+    }
+
+    /** The AAC profiles of Matroska's old CodecIDs ({@code A_AAC/MPEG4/LC}) as audio object types, or 0. */
+    private static int aacObjectType(String codecId) {
+        if (!codecId.startsWith("A_AAC/MPEG2/") && !codecId.startsWith("A_AAC/MPEG4/")) {
+            return 0;
+        }
+        return switch (codecId.substring(OLD_AAC_PREFIX)) {
+            case "MAIN" -> 1;
+            case "LC", "LC/SBR" -> 2;
+            case "SSR" -> 3;
+            case "LTP" -> 4;
+            default -> 0;
+        };
+    }
+
+    /** The samplingFrequencyIndex of ISO/IEC 14496-3 1.6.3.4, or -1 for a rate it does not list. */
+    private static int samplingFrequencyIndex(double rate) {
+        for (int i = 0; i < SAMPLING_FREQUENCIES.length; i++) {
+            if (SAMPLING_FREQUENCIES[i] == rate) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The two-byte AudioSpecificConfig of an old-style AAC CodecID without CodecPrivate: object type,
+     * frequency index and channel configuration. SBR (HE-AAC) is left to implicit signalling, as its
+     * CodecID gives the core's sampling frequency.
+     */
+    static byte[] audioSpecificConfig(Track track) {
+        int config = (aacObjectType(track.codecId()) << 11) | (samplingFrequencyIndex(track.samplingFrequency()) << 7)
+            | ((int) track.channels() << 3);
+        return new byte[] {(byte) (config >> 8), (byte) config};
+    }
+
+    /** The esds of ISO/IEC 14496-14 5.6: an ES_Descriptor with the DecoderConfigDescriptor (14496-1 7.2.6). */
+    private static void esds(BoxBuffer b, int objectType, byte[] decoderSpecificInfo) {
+        int decoderConfig = 13 + (decoderSpecificInfo == null ? 0 : descriptorLength(decoderSpecificInfo.length));
+        int esDescriptor = 3 + descriptorLength(decoderConfig) + descriptorLength(1);
+        int esds = b.beginFull("esds", 0, 0);
+        descriptorHeader(b, 0x03, esDescriptor);
+        b.u16(0);
+        b.u8(0);
+        descriptorHeader(b, 0x04, decoderConfig);
+        b.u8(objectType);
+        b.u8((AUDIO_STREAM << 2) | 1);
+        b.u24(0);
+        b.u32(0);
+        b.u32(0);
+        if (decoderSpecificInfo != null) {
+            descriptorHeader(b, 0x05, decoderSpecificInfo.length);
+            b.bytes(decoderSpecificInfo);
+        }
+        descriptorHeader(b, 0x06, 1);
+        b.u8(2);
+        b.end(esds);
+    }
+
+    /** How many bytes a descriptor of {@code payload} bytes takes: a tag, a 1 to 4 byte length, the payload. */
+    private static int descriptorLength(int payload) {
+        return 1 + sizeBytes(payload) + payload;
+    }
+
+    private static int sizeBytes(int payload) {
+        return payload < 1 << 7 ? 1 : payload < 1 << 14 ? 2 : payload < 1 << 21 ? 3 : 4;
+    }
+
+    /** A descriptor's tag and the length of its payload, 7 bits a byte, the high bit set on all but the last. */
+    private static void descriptorHeader(BoxBuffer b, int tag, int payload) {
+        b.u8(tag);
+        for (int i = sizeBytes(payload) - 1; i >= 0; i--) {
+            b.u8(((payload >>> (7 * i)) & 0x7F) | (i > 0 ? 0x80 : 0));
+        }
+    }
+
+    /** The dOps box (Encapsulation of Opus in ISOBMFF 4.3.2) from an OpusHead: version 0, fields big-endian. */
+    private static void dOps(BoxBuffer b, ByteBuffer codecPrivate) {
+        ByteBuffer head = codecPrivate.slice().order(ByteOrder.LITTLE_ENDIAN);
+        int channels = head.get(9) & 0xFF;
+        int box = b.begin("dOps");
+        b.u8(0);
+        b.u8(channels);
+        b.u16(head.getShort(10) & 0xFFFF);
+        b.u32(head.getInt(12) & 0xFFFF_FFFFL);
+        b.u16(head.getShort(16));
+        int family = head.get(18) & 0xFF;
+        b.u8(family);
+        if (family != 0) {
+            for (int i = 0; i < 2 + channels; i++) {
+                b.u8(head.get(OPUS_HEAD_BYTES + i));
+            }
+        }
+        b.end(box);
+    }
+
+    private static byte[] bytes(ByteBuffer buf) {
+        byte[] out = new byte[buf.remaining()];
+        buf.get(buf.position(), out);
+        return out;
+    }
+}
