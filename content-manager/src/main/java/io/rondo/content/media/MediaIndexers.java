@@ -1,6 +1,5 @@
 package io.rondo.content.media;
 
-import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,13 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * Where ingest turns a file into a {@link MediaIndex}: the content decides the container, never the
- * file name. WebM and Matroska (EBML) and fragmented MP4 are continuous objects cut into fragments
- * of about one round (papers/001 Section 1.1); anything else, a progressive MP4 included, is a
- * discrete object.
+ * Where ingest decides what a file is: the content decides the container, never the file name.
+ * MP4, WebM and Matroska, and MP3 are continuous objects, remuxed into fragments of one round each
+ * (papers/001 Section 1.1); anything else is a discrete object.
  */
 public final class MediaIndexers {
 
@@ -30,31 +27,6 @@ public final class MediaIndexers {
         Map.entry("m4a", "audio/mp4"), Map.entry("xml", "application/xml"), Map.entry("ico", "image/x-icon"));
 
     private MediaIndexers() {
-    }
-
-    /**
-     * The fragment index of {@code file} if it is a continuous object: WebM/Matroska, or MP4 with
-     * movie fragments.
-     *
-     * @param roundNs the round length T that fragments are cut to, e.g. 1 s
-     * @return the index, or empty for any other file (a progressive MP4, an image, a text, nothing)
-     * @throws MediaFormatException if the file is WebM or MP4 but truncated, corrupt or unsupported
-     * @throws IOException          if the file cannot be read
-     */
-    public static Optional<MediaIndex> index(Path file, long roundNs) throws IOException {
-        if (roundNs <= 0) {
-            throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
-        }
-        try (MediaFile in = MediaFile.open(file)) {
-            ByteBuffer head = in.peek(0, 16);
-            if (Ebml.sniff(head)) {
-                return WebmIndexer.index(in, roundNs);
-            }
-            if (Mp4Indexer.sniff(head)) {
-                return Mp4Indexer.index(in, roundNs);
-            }
-            return Optional.empty();
-        }
     }
 
     /**
@@ -77,7 +49,7 @@ public final class MediaIndexers {
         if (Ebml.sniff(head)) {
             return WebmRemuxer.prepare(file, roundNs);
         }
-        if (Mp4Indexer.sniff(head)) {
+        if (IsoBoxes.sniff(head)) {
             return Mp4Remuxer.prepare(file, roundNs);
         }
         if (Mp3Remuxer.sniff(head)) {
@@ -114,8 +86,8 @@ public final class MediaIndexers {
         if (Ebml.sniff(buf)) {
             return "video/webm";
         }
-        if (Mp4Indexer.sniff(buf)) {
-            String brand = head.length >= 12 ? Mp4Indexer.fourcc(buf, 8) : "";
+        if (IsoBoxes.sniff(buf)) {
+            String brand = head.length >= 12 ? IsoBoxes.fourcc(buf, 8) : "";
             return brand.equals("M4A ") ? "audio/mp4" : brand.equals("qt  ") ? "video/quicktime" : "video/mp4";
         }
         String ascii = new String(head, StandardCharsets.ISO_8859_1);

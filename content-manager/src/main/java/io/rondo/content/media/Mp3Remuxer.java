@@ -154,7 +154,7 @@ final class Mp3Remuxer implements StoredMedia {
             long k = startNs / roundNs;
             if (k > round) {
                 if (k > round + 1) {
-                    throw MediaFormatException.unsupported("rounds of " + Fragmenter.seconds(roundNs) + " are shorter"
+                    throw MediaFormatException.unsupported("rounds of " + Ticks.seconds(roundNs) + " are shorter"
                         + " than the MP3 frame at byte " + pos + ": round " + (round + 1) + " would hold no frame");
                 }
                 starts.add(pos);

@@ -36,4 +36,9 @@ final class Ticks {
         long down = rescale(value, from, to, where);
         return rescale(down, to, from, where) < value ? down + 1 : down;
     }
+
+    /** {@code 1.978 s}: a time for a message. */
+    static String seconds(long ns) {
+        return String.format(java.util.Locale.ROOT, "%.3f s", ns / 1e9);
+    }
 }

@@ -205,8 +205,8 @@ final class WebmRemuxer implements StoredMedia {
         long relative = block.timecode() - clusterTicks;
         if (relative < Short.MIN_VALUE || relative > Short.MAX_VALUE) {
             throw MediaFormatException.unsupported(block.describe() + " (track " + block.track() + ", at "
-                + Fragmenter.seconds(block.timecode() * scale) + ") is " + relative + " ticks of " + scale
-                + " ns from the start of its round at " + Fragmenter.seconds(roundStartNs)
+                + Ticks.seconds(block.timecode() * scale) + ") is " + relative + " ticks of " + scale
+                + " ns from the start of its round at " + Ticks.seconds(roundStartNs)
                 + ", more than the 16-bit timecode of a block reaches; if the tracks are not interleaved,"
                 + " remux with ffmpeg -i IN -c copy OUT.webm");
         }

@@ -20,6 +20,15 @@ final class IndexChecks {
     private IndexChecks() {
     }
 
+    /** A committed test clip, by its name in src/test/resources/media/ (its README says how each was made). */
+    static Path clip(String name) {
+        try {
+            return Path.of(IndexChecks.class.getResource("/media/" + name).toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * The init segment starts the file; the fragments follow it in order, each starting where and
      * when the previous one ends, the last ending at the end of the file and of the media.
@@ -41,10 +50,16 @@ final class IndexChecks {
         assertEquals(index.durationNs(), time, "the last fragment ends with the media");
     }
 
-    /** Writes {@code bytes} to {@code dir/name} and indexes it with rounds of {@code roundNs}. */
+    /** Writes {@code bytes} to {@code dir/name} and prepares it with rounds of {@code roundNs}. */
     static Optional<MediaIndex> index(Path dir, String name, byte[] bytes, long roundNs) throws IOException {
         Path file = dir.resolve(name);
         Files.write(file, bytes);
-        return MediaIndexers.index(file, roundNs);
+        Preparation prepared = MediaIndexers.prepare(file, roundNs);
+        if (prepared instanceof Preparation.Continuous continuous) {
+            try (StoredMedia media = continuous.media()) {
+                return Optional.of(media.index());
+            }
+        }
+        return Optional.empty();
     }
 }

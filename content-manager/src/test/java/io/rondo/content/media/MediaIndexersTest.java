@@ -1,6 +1,6 @@
 package io.rondo.content.media;
 
-import static io.rondo.content.media.FfmpegClipsTest.clip;
+import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -22,7 +22,7 @@ class MediaIndexersTest {
 
     @Test
     void aRoundMustLastSomeTime() {
-        assertThrows(IllegalArgumentException.class, () -> MediaIndexers.index(clip("opus.webm"), 0));
+        assertThrows(IllegalArgumentException.class, () -> MediaIndexers.prepare(clip("opus.webm"), 0));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.rondo.content.media;
 
-import static io.rondo.content.media.FfmpegClipsTest.clip;
+import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
