@@ -12,7 +12,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -118,7 +117,7 @@ class PlayPipeTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clips")
     void ffprobeReadsThePipedOutputAsTheClip(String name, String codec, double seconds) throws Exception {
-        Optional<Path> ffprobe = onPath("ffprobe");
+        Optional<Path> ffprobe = RondoUnderTest.onPath("ffprobe");
         assumeTrue(ffprobe.isPresent(), "ffprobe is not installed: install ffmpeg to check the output as media");
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         assertEquals(0, rondoWithStdout(stdout, "play", url(name), "-o", "-", "-q"), stderr.toString());
@@ -181,13 +180,5 @@ class PlayPipeTest {
             }
         }
         return sections;
-    }
-
-    private static Optional<Path> onPath(String program) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-            .filter(dir -> !dir.isEmpty())
-            .map(dir -> Path.of(dir, program))
-            .filter(Files::isExecutable)
-            .findFirst();
     }
 }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -54,7 +52,7 @@ class RealMediaTest {
 
     @BeforeAll
     static void makeClipsAndServe() throws Exception {
-        boolean present = onPath("ffmpeg").isPresent() && onPath("ffprobe").isPresent();
+        boolean present = RondoUnderTest.onPath("ffmpeg").isPresent() && RondoUnderTest.onPath("ffprobe").isPresent();
         if (Boolean.getBoolean("rondo.ffmpeg.required") && !present) {
             fail("ffmpeg and ffprobe are required (rondo.ffmpeg.required) but not installed");
         }
@@ -192,13 +190,5 @@ class RealMediaTest {
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " finished");
         assertEquals(0, process.exitValue(), String.join(" ", command) + ": " + out);
         return out;
-    }
-
-    private static Optional<Path> onPath(String program) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-            .filter(dir -> !dir.isEmpty())
-            .map(dir -> Path.of(dir, program))
-            .filter(Files::isExecutable)
-            .findFirst();
     }
 }

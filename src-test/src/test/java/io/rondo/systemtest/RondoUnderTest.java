@@ -20,6 +20,7 @@ import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,8 +29,10 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -130,6 +133,15 @@ final class RondoUnderTest implements AutoCloseable {
             media.writeAll(java.nio.channels.Channels.newChannel(out));
         }
         return out.toByteArray();
+    }
+
+    /** The program's path on the PATH, if it is installed. */
+    static Optional<Path> onPath(String program) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+            .filter(dir -> !dir.isEmpty())
+            .map(dir -> Path.of(dir, program))
+            .filter(Files::isExecutable)
+            .findFirst();
     }
 
     int streamPort() {
