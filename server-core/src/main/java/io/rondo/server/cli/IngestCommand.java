@@ -28,13 +28,15 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
-/** {@code rondo ingest}: copies files into the library, crash-safely, indexing media as it goes. */
+/** {@code rondo ingest}: copies files into the library, crash-safely, remuxing media as it goes. */
 @Command(name = "ingest",
     description = {
         "Copy files into Rondo's library.",
         "",
-        "WebM and fragmented MP4 are continuous objects: indexed into fragments of one round each and striped over "
-            + "the disks. Anything else is discrete, served whole or by range. Each file is written aside, forced "
+        "MP4 (plain or fragmented), WebM, Matroska and MP3 are continuous objects: remuxed so that each round of "
+            + "presentation is one fragment, whatever the keyframe interval, and striped over the disks. Media whose "
+            + "codecs no browser plays is stored as discrete data, with a note saying how to make it streamable. "
+            + "Anything else is discrete, served whole or by range. Each file is written aside, forced "
             + "to disk and renamed before its catalog entry is written, so a crash leaves it whole or not at all. "
             + "A name already taken is refused: remove the old object first (rondo rm) or choose another (--as).",
         "",
@@ -60,11 +62,11 @@ final class IngestCommand implements Callable<Integer> {
     private String name;
 
     @Option(names = "--kind", paramLabel = "KIND",
-        description = "discrete or continuous; default: continuous for WebM and fragmented MP4, discrete otherwise.")
+        description = "discrete or continuous; default: continuous for streamable media, discrete otherwise.")
     private String kind;
 
     @Option(names = "--bitrate", paramLabel = "BITS",
-        description = "Stream a file Rondo cannot index (a plain MP4) at this declared bit rate, e.g. 2M (bits/s).")
+        description = "Stream a file Rondo cannot parse (e.g. MPEG-TS) at this declared bit rate, e.g. 2M (bits/s).")
     private String bitRate;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
