@@ -1,5 +1,6 @@
 package io.rondo.content.media;
 
+import io.rondo.content.ingest.BackgroundDigest;
 import io.rondo.content.ingest.DirectFileWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code buffered}: hashed (SHA-256, for the ETag) and written to a file through the page
  *       cache, forced at the end, as ingest wrote before {@link DirectFileWriter};
- *   <li>{@code ingest}: hashed and written with a {@link DirectFileWriter} as ingest writes now:
+ *   <li>{@code ingest}: hashed on a thread of its own ({@link BackgroundDigest}) and written with a
+ *       {@link DirectFileWriter} as ingest writes now:
  *       O_DIRECT from two aligned buffers ({@link DirectFileWriter#DEFAULT_BUFFER_BYTES} each), a
  *       full one written by the writer's thread while the remux fills the other, then forced;
  *   <li>{@code direct}: the same {@link DirectFileWriter} without the hash, the writer alone;
@@ -119,7 +121,7 @@ public class RemuxBenchmark {
         return switch (output) {
             case "buffered" -> new Hashed(new ForcedFileChannel(FileChannel.open(stored, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE)), sha256());
-            case "ingest" -> new Hashed(new DirectFileWriter(stored), sha256());
+            case "ingest" -> new BackgroundHashed(new DirectFileWriter(stored), new BackgroundDigest(sha256()));
             case "direct" -> new DirectFileWriter(stored);
             case "discard" -> new Discard();
             default -> throw new IllegalArgumentException("output is buffered, ingest, direct or discard, was "
@@ -156,7 +158,35 @@ public class RemuxBenchmark {
         }
     }
 
-    /** Hashes what goes through it, as ingest does for the ETag, before passing it on. */
+    /** Hashes what goes through it on the digest's own thread, as ingest does for the ETag, and passes it on. */
+    private record BackgroundHashed(WritableByteChannel out, BackgroundDigest digest) implements WritableByteChannel {
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            digest.update(src);
+            int n = 0;
+            while (src.hasRemaining()) {
+                n += out.write(src);
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return out.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try (digest) {
+                digest.digest();
+            } finally {
+                out.close();
+            }
+        }
+    }
+
+    /** Hashes what goes through it on the copying thread, as ingest did before, before passing it on. */
     private record Hashed(WritableByteChannel out, MessageDigest digest) implements WritableByteChannel {
 
         @Override

@@ -278,51 +278,52 @@ public final class IngestService {
         List<DirectFileWriter> outs = new ArrayList<>();
         long[] lengths = new long[relative.size()];
         List<Fragment> placed = new ArrayList<>(media.fragments().size());
-        MessageDigest digest = sha256();
-        long storedSize = Math.max(1, stored.size());
-        try {
-            for (int file = 0; file < relative.size(); file++) {
-                Path temp = fileDisks.get(file).root().resolve(ContentStore.TMP).resolve(id + "." + file + ".part");
-                written.add(temp);
-                temps.add(temp);
-                outs.add(new DirectFileWriter(temp));
-            }
-            Hashing init = new Hashing(outs.get(0), digest);
-            stored.writeInit(init);
-            expect(init.count, media.init().length(), "the init segment", source);
-            lengths[0] = init.count;
-            long copied = init.count;
-            for (int i = 0; i < media.fragments().size(); i++) {
-                Fragment fragment = media.fragments().get(i);
-                if (fragment.offset() != copied) {
-                    throw new IllegalStateException("the fragment index of " + source + " is not contiguous at byte "
-                        + copied);
+        try (BackgroundDigest digest = new BackgroundDigest(sha256())) {
+            long storedSize = Math.max(1, stored.size());
+            try {
+                for (int file = 0; file < relative.size(); file++) {
+                    Path temp = fileDisks.get(file).root().resolve(ContentStore.TMP).resolve(id + "." + file + ".part");
+                    written.add(temp);
+                    temps.add(temp);
+                    outs.add(new DirectFileWriter(temp));
                 }
-                int file = 1 + i % stripes;
-                placed.add(fragment.placedAt(file, lengths[file]));
-                Hashing out = new Hashing(outs.get(file), digest);
-                stored.writeFragment(i, out);
-                expect(out.count, fragment.length(), "fragment " + i, source);
-                lengths[file] += fragment.length();
-                copied += fragment.length();
-                progress.accept((long) (copied * (double) sourceSize / storedSize));
+                Hashing init = new Hashing(outs.get(0), digest);
+                stored.writeInit(init);
+                expect(init.count, media.init().length(), "the init segment", source);
+                lengths[0] = init.count;
+                long copied = init.count;
+                for (int i = 0; i < media.fragments().size(); i++) {
+                    Fragment fragment = media.fragments().get(i);
+                    if (fragment.offset() != copied) {
+                        throw new IllegalStateException("the fragment index of " + source
+                            + " is not contiguous at byte " + copied);
+                    }
+                    int file = 1 + i % stripes;
+                    placed.add(fragment.placedAt(file, lengths[file]));
+                    Hashing out = new Hashing(outs.get(file), digest);
+                    stored.writeFragment(i, out);
+                    expect(out.count, fragment.length(), "fragment " + i, source);
+                    lengths[file] += fragment.length();
+                    copied += fragment.length();
+                    progress.accept((long) (copied * (double) sourceSize / storedSize));
+                }
+            } catch (IOException | RuntimeException e) {
+                closeAll(outs, e);
+                throw e;
             }
-        } catch (IOException | RuntimeException e) {
-            closeAll(outs, e);
-            throw e;
+            closeAll(outs, null);
+            List<StoredFile> files = new ArrayList<>();
+            for (int file = 0; file < relative.size(); file++) {
+                Path target = fileDisks.get(file).root().resolve(relative.get(file));
+                Files.createDirectories(target.getParent());
+                written.add(target);
+                moveIntoPlace(temps.get(file), target);
+                files.add(new StoredFile(fileDisks.get(file).name(), relative.get(file), lengths[file]));
+            }
+            MediaIndex placedMedia = new MediaIndex(media.container(), media.mimeType(), media.codecs(),
+                media.durationNs(), media.init(), placed);
+            return new Written(new Placement(files), placedMedia, etag(digest.digest()));
         }
-        closeAll(outs, null);
-        List<StoredFile> files = new ArrayList<>();
-        for (int file = 0; file < relative.size(); file++) {
-            Path target = fileDisks.get(file).root().resolve(relative.get(file));
-            Files.createDirectories(target.getParent());
-            written.add(target);
-            moveIntoPlace(temps.get(file), target);
-            files.add(new StoredFile(fileDisks.get(file).name(), relative.get(file), lengths[file]));
-        }
-        MediaIndex placedMedia = new MediaIndex(media.container(), media.mimeType(), media.codecs(),
-            media.durationNs(), media.init(), placed);
-        return new Written(new Placement(files), placedMedia, etag(digest));
     }
 
     /**
@@ -359,17 +360,17 @@ public final class IngestService {
     /** A file being written that hashes and counts what goes through it. */
     private static final class Hashing implements WritableByteChannel {
         private final WritableByteChannel out;
-        private final MessageDigest digest;
+        private final BackgroundDigest digest;
         private long count;
 
-        Hashing(WritableByteChannel out, MessageDigest digest) {
+        Hashing(WritableByteChannel out, BackgroundDigest digest) {
             this.out = out;
             this.digest = digest;
         }
 
         @Override
         public int write(ByteBuffer src) throws IOException {
-            digest.update(src.duplicate());
+            digest.update(src);
             int n = 0;
             while (src.hasRemaining()) {
                 n += out.write(src);
@@ -482,6 +483,10 @@ public final class IngestService {
     }
 
     private static String etag(MessageDigest digest) {
-        return "\"" + HexFormat.of().formatHex(digest.digest(), 0, 16) + "\"";
+        return etag(digest.digest());
+    }
+
+    private static String etag(byte[] sha256) {
+        return "\"" + HexFormat.of().formatHex(sha256, 0, 16) + "\"";
     }
 }
