@@ -5,29 +5,39 @@ import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
 import io.rondo.scheduler.device.OpenFile;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The executor of one disk (papers/001 Section 6(b), papers/000 Section 2.1): the only thread
  * that touches the disk's scheduler and the disk, issuing one IO at a time with the real clock
  * and reporting each actual service time back.
  *
- * <p>Other threads hand it D-requests and round starts through bounded queues that it drains at
- * the top of each duty cycle ({@link #doWork()}). A test can leave the thread unstarted and call
- * {@link #doWork()} itself, with a manual clock and an {@link EmulatedDisk} whose waits move that
- * clock: the executor then runs in virtual time, step by step.
+ * <p>An {@link Agent}: other threads hand it D-requests and round starts through bounded queues
+ * ({@link #submit}, {@link #submitUrgent}, {@link #startRound}: its proxy) that it drains at the
+ * top of each duty cycle ({@link #doWork()}); idle, it parks until its scheduler's next wake-up
+ * or until work is handed over. A test can run no thread and call {@link #doWork()} itself, with
+ * a manual clock and an {@link EmulatedDisk} whose waits move that clock: the executor then runs
+ * in virtual time, step by step.
  */
-public final class DiskExecutor implements AutoCloseable {
+public final class DiskExecutor implements Agent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DiskExecutor.class);
 
     /** Longest the idle thread parks before looking again, though nothing woke it. */
     private static final long MAX_PARK_NS = 10_000_000;
+
+    /** A failing disk logs its first failed read, then at most one line a second with the count since. */
+    private static final long LOG_INTERVAL_NS = 1_000_000_000;
 
     private final String name;
     private final DiskScheduler scheduler;
@@ -37,9 +47,10 @@ public final class DiskExecutor implements AutoCloseable {
     private final ManyToOneConcurrentArrayQueue<DiscreteRequest> arrivals;
     private final OneToOneConcurrentArrayQueue<RoundStart> rounds = new OneToOneConcurrentArrayQueue<>(4);
     private final ManyToOneConcurrentArrayQueue<DiscreteRequest> urgent = new ManyToOneConcurrentArrayQueue<>(1024);
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final Wakeup wakeup = new Wakeup();
     private volatile long ioErrors;
+    private long errorsLogged;
+    private long lastLogNs;
 
     private record RoundStart(long startNs, List<? extends ContinuousRequest> continuous) {
     }
@@ -73,7 +84,7 @@ public final class DiskExecutor implements AutoCloseable {
         }
         boolean accepted = arrivals.offer(request);
         if (accepted) {
-            wake();
+            wakeup.wake();
         }
         return accepted;
     }
@@ -85,7 +96,7 @@ public final class DiskExecutor implements AutoCloseable {
         }
         boolean accepted = urgent.offer(request);
         if (accepted) {
-            wake();
+            wakeup.wake();
         }
         return accepted;
     }
@@ -105,13 +116,29 @@ public final class DiskExecutor implements AutoCloseable {
             throw new IllegalStateException("disk " + name + " has not started its last four rounds: its executor "
                 + "is stuck");
         }
-        wake();
+        wakeup.wake();
+    }
+
+    @Override
+    public String roleName() {
+        return "rondo-disk-" + name;
+    }
+
+    @Override
+    public void onStart() {
+        wakeup.bind();
+    }
+
+    /** How the executor's thread waits: until the scheduler's next wake-up, or until work is handed over. */
+    public IdleStrategy idleStrategy() {
+        return new ParkingIdleStrategy(clock, scheduler::wakeUpNs, MAX_PARK_NS, 0);
     }
 
     /**
      * One duty cycle: take what other threads handed over, then issue at most one IO and wait
      * for it. Returns the amount of work done, 0 when idle.
      */
+    @Override
     public int doWork() {
         int work = 0;
         RoundStart round;
@@ -146,45 +173,6 @@ public final class DiskExecutor implements AutoCloseable {
         return ioErrors;
     }
 
-    /** Starts the executor's thread. */
-    public void start() {
-        if (thread != null) {
-            throw new IllegalStateException("disk " + name + "'s executor is already started");
-        }
-        running = true;
-        Thread started = new Thread(this::run, "rondo-disk-" + name);
-        started.setDaemon(true);
-        thread = started;
-        started.start();
-    }
-
-    /** Stops the thread after its current IO. */
-    @Override
-    public void close() {
-        running = false;
-        Thread started = thread;
-        if (started != null) {
-            LockSupport.unpark(started);
-            join(started);
-        }
-    }
-
-    private void run() {
-        while (running) {
-            if (doWork() == 0 && rounds.isEmpty() && arrivals.isEmpty() && urgent.isEmpty()) {
-                long leftNs = scheduler.wakeUpNs() - clock.nanoTime();
-                LockSupport.parkNanos(this, Math.max(1, Math.min(leftNs, MAX_PARK_NS)));
-            }
-        }
-    }
-
-    private void wake() {
-        Thread started = thread;
-        if (started != null) {
-            LockSupport.unpark(started);
-        }
-    }
-
     private void perform(DiskRequest request) {
         IoTask task = (IoTask) request.attachment();
         OpenFile file = task.file();
@@ -211,6 +199,7 @@ public final class DiskExecutor implements AutoCloseable {
             task.completion().completed(request, data, buffer, completedNs);
         } else {
             ioErrors++;
+            logFailure(task, error, completedNs);
             if (buffer != null) {
                 buffer.release();
             }
@@ -218,11 +207,16 @@ public final class DiskExecutor implements AutoCloseable {
         }
     }
 
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    private void logFailure(IoTask task, Exception error, long nowNs) {
+        if (errorsLogged > 0 && nowNs - lastLogNs < LOG_INTERVAL_NS) {
+            return;
         }
+        long since = ioErrors - errorsLogged;
+        errorsLogged = ioErrors;
+        lastLogNs = nowNs;
+        String where = task.file() == null ? "" : " of " + task.length() + " bytes at " + task.offset() + " in "
+            + task.file();
+        LOG.warn("disk {}: a read{} failed: {} ({} failed read(s) since the last report, {} in all)", name, where,
+            error.getMessage(), since, ioErrors);
     }
 }

@@ -1,19 +1,29 @@
 package io.rondo.scheduler.exec;
 
 import io.rondo.scheduler.ContinuousRequest;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The round clock (papers/001 Section 6(b), the RT-Controller of papers/004): marks the start of
  * every round for every disk, handing each executor the C-requests its streams need this round.
  * Rounds start at {@code originNs + k * roundLengthNs}, whenever the clock thread wakes, so a late
- * wake-up never shifts the rounds that follow. A test can leave the thread unstarted and call
- * {@link #doWork()} with a manual clock.
+ * wake-up never shifts the rounds that follow.
+ *
+ * <p>An {@link Agent} that takes no commands: its work is a time. Idle, it parks until shortly
+ * before the next round and spins the rest ({@link #idleStrategy()}). A test runs no thread and
+ * calls {@link #doWork()} with a manual clock.
  */
-public final class RoundClock implements AutoCloseable {
+public final class RoundClock implements Agent {
+
+    /** How close to a round's start the clock's thread spins instead of parking: waking late costs accuracy. */
+    private static final long SPIN_NS = 100_000;
+
+    /** The longest park: the next round is never further away than one round length. */
+    private static final long MAX_PARK_NS = 100_000_000;
 
     /** Where each round's C-requests come from. */
     @FunctionalInterface
@@ -28,8 +38,6 @@ public final class RoundClock implements AutoCloseable {
     private final long roundLengthNs;
     private final long originNs;
     private long round;
-    private volatile boolean running;
-    private Thread thread;
 
     public RoundClock(List<DiskExecutor> executors, RoundPlan plan, NanoClock clock, long originNs,
                       long roundLengthNs) {
@@ -53,7 +61,18 @@ public final class RoundClock implements AutoCloseable {
         return originNs + round * roundLengthNs;
     }
 
+    @Override
+    public String roleName() {
+        return "rondo-round-clock";
+    }
+
+    /** How the clock's thread waits: parked until shortly before the next round, then spinning. */
+    public IdleStrategy idleStrategy() {
+        return new ParkingIdleStrategy(clock, this::nextStartNs, MAX_PARK_NS, SPIN_NS);
+    }
+
     /** Starts every round whose time has come; returns how many. */
+    @Override
     public int doWork() {
         long nowNs = clock.nanoTime();
         int started = 0;
@@ -66,47 +85,5 @@ public final class RoundClock implements AutoCloseable {
             started++;
         }
         return started;
-    }
-
-    /** Starts the clock's thread. */
-    public void start() {
-        if (thread != null) {
-            throw new IllegalStateException("the round clock is already started");
-        }
-        running = true;
-        thread = new Thread(this::run, "rondo-round-clock");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    @Override
-    public void close() {
-        running = false;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-            join(thread);
-        }
-    }
-
-    private void run() {
-        Waiter waiter = Waiter.realTime(clock);
-        while (running) {
-            doWork();
-            long untilNs = nextStartNs();
-            long leftNs = untilNs - clock.nanoTime();
-            if (leftNs > 1_000_000) {
-                LockSupport.parkNanos(this, leftNs - 500_000);
-            } else if (leftNs > 0) {
-                waiter.waitUntil(untilNs);
-            }
-        }
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -7,6 +7,7 @@ import io.rondo.scheduler.DiskScheduler;
 import io.rondo.scheduler.ScheduleObserver;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
+import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
@@ -70,18 +71,13 @@ public final class DummyLoad {
                 return rigs.get(disk).continuousFor(round);
             }, clock, originNs, spec.roundNs());
             long endNs = originNs + (long) (spec.warmupRounds() + spec.rounds()) * spec.roundNs();
-            for (DiskExecutor executor : executors) {
-                executor.start();
-            }
-            roundClock.start();
-            try {
+            try (AgentThreads threads = new AgentThreads()) {
+                for (DiskExecutor executor : executors) {
+                    threads.start(executor, executor.idleStrategy());
+                }
+                threads.start(roundClock, roundClock.idleStrategy());
                 generateDiscreteLoad(spec, rigs, clock, originNs, endNs);
                 Waiter.realTime(clock).waitUntil(endNs);
-            } finally {
-                roundClock.close();
-                for (DiskExecutor executor : executors) {
-                    executor.close();
-                }
             }
             return result(spec, "real time, " + (spec.emulated() ? "emulated disks" : "real disks"), io, rigs,
                 (System.nanoTime() - wallStartNs) / 1e9);

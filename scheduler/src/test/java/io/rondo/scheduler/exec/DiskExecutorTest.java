@@ -18,17 +18,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The executor of one disk: stepped by hand in virtual time, and once on its own thread. */
+/** The executor of one disk: stepped by hand in virtual time, and once with the round clock on threads of their own. */
 class DiskExecutorTest {
 
     private static final long ROUND_NS = 1_000_000_000L;
@@ -179,47 +179,85 @@ class DiskExecutorTest {
         assertTrue(events.get(0).contains("no buffer memory"), events.toString());
     }
 
-    /** The threads for real: the round clock and the executor, on the wall clock, a few short rounds. */
+    /** Invoker mode: the round clock and the executor stepped by hand, nine rounds in virtual time. */
     @Test
-    void onItsOwnThreadTheExecutorKeepsRoundsWithTheRoundClock() throws InterruptedException {
-        SystemNanoClock wall = SystemNanoClock.INSTANCE;
+    void steppedTogetherTheRoundClockAndTheExecutorReadEveryRoundBeforeItsEnd() {
         long roundNs = 100_000_000;
         DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, roundNs, 0,
             ScheduleObserver.NONE);
-        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, wall, Waiter.realTime(wall), 5);
-        CountDownLatch reads = new CountDownLatch(8);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 5);
         List<Long> lateNs = new ArrayList<>();
         IoCompletion onTime = new IoCompletion() {
             @Override
             public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                synchronized (lateNs) {
-                    lateNs.add(completedNs - ((ContinuousRequest) request).deadlineNs());
-                }
-                reads.countDown();
+                lateNs.add(completedNs - ((ContinuousRequest) request).deadlineNs());
             }
 
             @Override
             public void failed(DiskRequest request, Exception error, long failedNs) {
+                events.add(request.id() + " failed: " + error.getMessage());
+            }
+        };
+        DiskExecutor executor = new DiskExecutor("stepped", scheduler, disk, new BufferPool(1 << 20), clock, 16);
+        RoundClock rounds = new RoundClock(List.of(executor), everyRound(onTime), clock, 0, roundNs);
+
+        while (rounds.round() < 9) {
+            int work = rounds.doWork() + executor.doWork();
+            if (work == 0) {
+                clock.update(Math.min(rounds.nextStartNs(), executor.wakeUpNs()));
+            }
+        }
+
+        assertEquals(9, lateNs.size(), "one read in each of the nine rounds started");
+        assertTrue(lateNs.stream().allMatch(late -> late <= 0), "every read before its round's end: " + lateNs);
+        assertEquals(List.of(), events);
+    }
+
+    /** Dedicated mode: both agents on threads of their own; a D-request wakes the idle executor. */
+    @Test
+    void onTheirOwnThreadsTheAgentsReadEveryRoundAndWakeForADRequest() {
+        SystemNanoClock wall = SystemNanoClock.INSTANCE;
+        long roundNs = 50_000_000;
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, roundNs, 0,
+            ScheduleObserver.NONE);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, wall, Waiter.realTime(wall), 5);
+        List<String> done = new CopyOnWriteArrayList<>();
+        IoCompletion record = new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                done.add(Thread.currentThread().getName() + ": " + request.id());
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                done.add("failed: " + error.getMessage());
             }
         };
         DiskExecutor executor = new DiskExecutor("wall", scheduler, disk, new BufferPool(1 << 20), wall, 16);
-        RoundClock rounds = new RoundClock(List.of(executor), (d, round, start) -> {
+        RoundClock rounds = new RoundClock(List.of(executor), everyRound(record), wall, wall.nanoTime(), roundNs);
+        try (AgentThreads threads = new AgentThreads()) {
+            threads.start(executor, executor.idleStrategy());
+            threads.start(rounds, rounds.idleStrategy());
+            await("three rounds' reads").atMost(Duration.ofSeconds(10)).until(() -> done.size() >= 3);
+            DiscreteRequest request = new DiscreteRequest(1_000_000, 7, paper.positionOfCylinder(10), 50_000,
+                wall.nanoTime());
+            request.attach(new IoTask(null, 0, 50_000, BufferPool.NO_STREAM, record));
+            assertTrue(executor.submit(request));
+            await("the D-request's read").atMost(Duration.ofSeconds(10))
+                .until(() -> done.contains("rondo-disk-wall: 1000000"));
+        }
+        assertTrue(done.stream().allMatch(line -> line.startsWith("rondo-disk-wall: ")),
+            "every read completed on the disk's own thread: " + done);
+        assertEquals(0, executor.ioErrors());
+    }
+
+    /** Each round, one 200 kB C-request, further out each round. */
+    private RoundClock.RoundPlan everyRound(IoCompletion completion) {
+        return (d, round, start) -> {
             ContinuousRequest request = new ContinuousRequest(round, 0, paper.positionOfCylinder((int) round * 100),
                 200_000);
-            request.attach(new IoTask(null, 0, 200_000, BufferPool.NO_STREAM, onTime));
+            request.attach(new IoTask(null, 0, 200_000, BufferPool.NO_STREAM, completion));
             return List.of(request);
-        }, wall, wall.nanoTime() + 20_000_000, roundNs);
-        executor.start();
-        rounds.start();
-        try {
-            assertTrue(reads.await(5, TimeUnit.SECONDS), "eight rounds' reads within five seconds");
-        } finally {
-            rounds.close();
-            executor.close();
-        }
-        synchronized (lateNs) {
-            assertFalse(lateNs.stream().anyMatch(late -> late > 0), "no read finished after its round: " + lateNs);
-        }
-        assertEquals(0, executor.ioErrors());
+        };
     }
 }

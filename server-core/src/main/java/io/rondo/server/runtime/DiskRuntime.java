@@ -11,6 +11,7 @@ import io.rondo.scheduler.ScheduleObserver;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
@@ -60,6 +61,8 @@ public final class DiskRuntime implements AutoCloseable {
     private final RoundClock roundClock;
     private final BufferPool buffers;
     private final Generator generator;
+    private final List<DiskExecutor> executors = new ArrayList<>();
+    private final AgentThreads threads = new AgentThreads();
     private final DiskIo io;
     private final NanoClock clock;
     private final Function<StoredFile, Path> paths;
@@ -131,7 +134,6 @@ public final class DiskRuntime implements AutoCloseable {
         this.clock = SystemNanoClock.INSTANCE;
         this.buffers = new BufferPool(bufferCeilingBytes);
         this.generator = new Generator(4096);
-        List<DiskExecutor> executors = new ArrayList<>();
         for (StorageDisk disk : storage) {
             DiskProfile model = models.apply(disk.name());
             if (model == null) {
@@ -307,10 +309,13 @@ public final class DiskRuntime implements AutoCloseable {
             all.getMaxValue() / nsPerMs);
     }
 
-    /** Starts the executor threads and the round clock. */
+    /** Starts the agents, each on its own thread: the generator, one executor per disk, the round clock. */
     public DiskRuntime start() {
-        disks.values().forEach(disk -> disk.executor().start());
-        roundClock.start();
+        threads.start(generator, generator.idleStrategy(clock));
+        for (DiskExecutor executor : executors) {
+            threads.start(executor, executor.idleStrategy());
+        }
+        threads.start(roundClock, roundClock.idleStrategy());
         return this;
     }
 
@@ -426,12 +431,10 @@ public final class DiskRuntime implements AutoCloseable {
         }
     }
 
-    /** Stops the round clock and the executors, then closes the files. */
+    /** Stops the round clock, the executors and the generator, then closes the files. */
     @Override
     public void close() {
-        roundClock.close();
-        disks.values().forEach(disk -> disk.executor().close());
-        generator.close();
+        threads.close();
         for (OpenFile file : files.values()) {
             try {
                 file.close();

@@ -1,41 +1,59 @@
 package io.rondo.server.runtime;
 
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import io.rondo.scheduler.exec.ParkingIdleStrategy;
+import io.rondo.scheduler.exec.Wakeup;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
 
 /**
- * The Generator of papers/001 Section 6(b): the thread that turns client requests into disk
+ * The Generator of papers/001 Section 6(b): the agent that turns client requests into disk
  * requests. It opens files and asks their physical positions (both may block on the file
- * system), so that neither the event loops nor the disk executors ever do; its queue is bounded
- * and a full queue refuses work at once.
+ * system), so that neither the event loops nor the disk executors ever do. Other threads hand it
+ * jobs through a bounded queue ({@link #offer}); a full queue refuses work at once.
  */
-final class Generator implements AutoCloseable {
+final class Generator implements Agent {
 
-    private final ThreadPoolExecutor thread;
+    /** The longest the idle generator parks, in case a wake-up is missed. */
+    private static final long MAX_PARK_NS = 10_000_000;
+
+    /** The most jobs one duty cycle runs, so that closing never waits for a long queue to empty. */
+    private static final int JOBS_PER_CYCLE = 64;
+
+    private final ManyToOneConcurrentArrayQueue<Runnable> jobs;
+    private final Wakeup wakeup = new Wakeup();
 
     Generator(int queueCapacity) {
-        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity),
-            runnable -> {
-                Thread started = new Thread(runnable, "rondo-generator");
-                started.setDaemon(true);
-                return started;
-            });
+        this.jobs = new ManyToOneConcurrentArrayQueue<>(queueCapacity);
     }
 
-    /** Runs {@code job} on the generator thread; false if its queue is full. */
+    /** Hands {@code job} to the generator's thread; false if its queue is full. */
     boolean offer(Runnable job) {
-        try {
-            thread.execute(job);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
+        boolean queued = jobs.offer(job);
+        if (queued) {
+            wakeup.wake();
         }
+        return queued;
     }
 
     @Override
-    public void close() {
-        thread.shutdownNow();
+    public String roleName() {
+        return "rondo-generator";
+    }
+
+    @Override
+    public void onStart() {
+        wakeup.bind();
+    }
+
+    @Override
+    public int doWork() {
+        return jobs.drain(Runnable::run, JOBS_PER_CYCLE);
+    }
+
+    /** How the generator's thread waits: parked until a job is handed over. */
+    IdleStrategy idleStrategy(NanoClock clock) {
+        return new ParkingIdleStrategy(clock, () -> Long.MAX_VALUE, MAX_PARK_NS, 0);
     }
 }

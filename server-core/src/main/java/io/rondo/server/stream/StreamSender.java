@@ -1,112 +1,152 @@
 package io.rondo.server.stream;
 
 import io.netty.channel.Channel;
+import io.rondo.scheduler.exec.ParkingIdleStrategy;
+import io.rondo.scheduler.exec.Wakeup;
+import org.agrona.collections.Object2LongHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * The sender (papers/004 Section 3.2, the Xmt-Server; papers/001's Sender): one thread for every
+ * The sender (papers/004 Section 3.2, the Xmt-Server; papers/001's Sender): one agent for every
  * stream, sending the fragment of earliest deadline among those whose clients may take one now.
  * It is not work-conserving: a client gets no more than its profile's maximum rate even when the
  * link is idle, and a client whose channel is not writable is passed over until it is.
  *
- * <p>A stream hands over one fragment at a time, in order; the sender decides when, and the
- * stream writes it on its own event loop.
+ * <p>A stream hands over one fragment at a time, in order ({@link #offer}); the sender decides
+ * when, and the stream writes it on its own event loop. Streams talk to the sender only through
+ * its command queue ({@link #offer}, {@link #forget}: its proxy) and {@link #wake}; what waits,
+ * and when each client may next take data, belong to the sender's thread alone. A stream's
+ * commands keep their order, so a fragment offered before the stream is forgotten is handed back.
  */
-final class StreamSender implements AutoCloseable {
+final class StreamSender implements Agent {
 
     /** The longest the sender sleeps with work waiting, in case a wake-up is missed. */
     private static final long MAX_PARK_NS = 5_000_000;
 
+    /** Commands one stream can have in the queue at once: its fragment, and its end. */
+    private static final int COMMANDS_PER_STREAM = 2;
+
+    /** What a stream asks of the sender. */
+    sealed interface Command permits Packet, Forget {
+    }
+
     /** One fragment waiting to go: whose, by when, how big, and what sends it. */
     record Packet(StreamSession session, Channel channel, long deadlineNs, int bytes, long bytesPerSecond,
-                  Runnable transmit) {
+                  Runnable transmit) implements Command {
+    }
+
+    /** A stream ended: hand back its waiting fragment and drop its rate state. */
+    private record Forget(StreamSession session) implements Command {
     }
 
     private final NanoClock clock;
+    private final ManyToOneConcurrentArrayQueue<Command> commands;
+    private final Wakeup wakeup = new Wakeup();
+    /** Waiting fragments in deadline order (earliest first; equal deadlines in arrival order). */
     private final List<Packet> waiting = new ArrayList<>();
-    private final Map<StreamSession, Long> nextAllowedNs = new ConcurrentHashMap<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final Object2LongHashMap<StreamSession> nextAllowedNs = new Object2LongHashMap<>(Long.MIN_VALUE);
+    private long wakeUpNs = Long.MAX_VALUE;
 
-    StreamSender(NanoClock clock) {
+    /**
+     * @param clock      the clock, read once per duty cycle
+     * @param maxStreams the most streams served at once: the command queue holds all their commands
+     */
+    StreamSender(NanoClock clock, int maxStreams) {
         this.clock = clock;
-        this.thread = new Thread(this::run, "rondo-sender");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.commands = new ManyToOneConcurrentArrayQueue<>(Math.max(16, COMMANDS_PER_STREAM * maxStreams));
     }
 
     /** A stream's next fragment is ready to send. */
     void offer(Packet packet) {
-        synchronized (waiting) {
-            waiting.add(packet);
-        }
-        wake();
+        enqueue(packet);
+    }
+
+    /**
+     * A stream ended: its waiting fragment is handed back (the stream, ended, releases its buffer
+     * instead of sending it), and its rate state is dropped.
+     */
+    void forget(StreamSession session) {
+        enqueue(new Forget(session));
     }
 
     /** Something changed (a channel became writable): look again. */
     void wake() {
-        LockSupport.unpark(thread);
+        wakeup.wake();
     }
 
-    /**
-     * A stream ended: its waiting fragment is handed back at once (the stream, ended, releases its
-     * buffer instead of sending it), and its rate state is dropped.
-     */
-    void forget(StreamSession session) {
-        List<Packet> dropped = new ArrayList<>();
-        synchronized (waiting) {
-            waiting.removeIf(packet -> packet.session() == session && dropped.add(packet));
+    private void enqueue(Command command) {
+        if (!commands.offer(command)) {
+            throw new IllegalStateException("the sender's command queue is full: more streams than "
+                + commands.capacity() / COMMANDS_PER_STREAM + " at once");
         }
-        nextAllowedNs.remove(session);
-        dropped.forEach(packet -> packet.transmit().run());
-    }
-
-    private void run() {
-        while (running) {
-            long nowNs = clock.nanoTime();
-            long sleepNs = MAX_PARK_NS;
-            Packet chosen = null;
-            synchronized (waiting) {
-                waiting.sort(Comparator.comparingLong(Packet::deadlineNs));
-                for (int i = 0; i < waiting.size(); i++) {
-                    Packet packet = waiting.get(i);
-                    if (!packet.channel().isWritable()) {
-                        continue;
-                    }
-                    long allowedNs = nextAllowedNs.getOrDefault(packet.session(), nowNs);
-                    if (allowedNs - nowNs <= 0) {
-                        chosen = waiting.remove(i);
-                        break;
-                    }
-                    sleepNs = Math.min(sleepNs, allowedNs - nowNs);
-                }
-            }
-            if (chosen != null) {
-                long allowedNs = nextAllowedNs.getOrDefault(chosen.session(), nowNs);
-                nextAllowedNs.put(chosen.session(), Math.max(nowNs, allowedNs)
-                    + (long) (chosen.bytes() * 1e9 / Math.max(1, chosen.bytesPerSecond())));
-                chosen.transmit().run();
-            } else {
-                LockSupport.parkNanos(this, sleepNs);
-            }
-        }
+        wakeup.wake();
     }
 
     @Override
-    public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(1_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    public String roleName() {
+        return "rondo-sender";
+    }
+
+    @Override
+    public void onStart() {
+        wakeup.bind();
+    }
+
+    /** How the sender's thread waits: until a rate-held client may take data, or until woken. */
+    IdleStrategy idleStrategy() {
+        return new ParkingIdleStrategy(clock, () -> wakeUpNs, MAX_PARK_NS, 0);
+    }
+
+    /**
+     * One duty cycle: take the streams' commands, then send the waiting fragment of earliest
+     * deadline whose client may take it now. Returns the amount of work done, 0 when idle.
+     */
+    @Override
+    public int doWork() {
+        int work = commands.drain(this::onCommand);
+        long nowNs = clock.nanoTime();
+        wakeUpNs = Long.MAX_VALUE;
+        for (int i = 0; i < waiting.size(); i++) {
+            Packet packet = waiting.get(i);
+            if (!packet.channel().isWritable()) {
+                continue;
+            }
+            long allowedNs = nextAllowedNs.getValue(packet.session());
+            if (allowedNs == Long.MIN_VALUE || allowedNs - nowNs <= 0) {
+                waiting.remove(i);
+                long from = allowedNs == Long.MIN_VALUE ? nowNs : Math.max(nowNs, allowedNs);
+                nextAllowedNs.put(packet.session(),
+                    from + (long) (packet.bytes() * 1e9 / Math.max(1, packet.bytesPerSecond())));
+                packet.transmit().run();
+                return work + 1;
+            }
+            if (wakeUpNs == Long.MAX_VALUE || allowedNs - wakeUpNs < 0) {
+                wakeUpNs = allowedNs;
+            }
+        }
+        return work;
+    }
+
+    private void onCommand(Command command) {
+        if (command instanceof Packet packet) {
+            int at = waiting.size();
+            while (at > 0 && waiting.get(at - 1).deadlineNs() - packet.deadlineNs() > 0) {
+                at--;
+            }
+            waiting.add(at, packet);
+        } else if (command instanceof Forget forget) {
+            nextAllowedNs.removeKey(forget.session());
+            for (int i = waiting.size() - 1; i >= 0; i--) {
+                if (waiting.get(i).session() == forget.session()) {
+                    waiting.remove(i).transmit().run();
+                }
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Transport;
 
@@ -23,19 +24,24 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StreamServer implements AutoCloseable {
 
+    /** The most streams served at once that the sender's command queue is sized for; admission refuses long before. */
+    static final int MAX_STREAMS = 32_768;
+
     private final EventLoopGroup group;
     private final io.netty.channel.Channel channel;
     private final StreamRegistry registry;
     private final AdmissionController admission;
     private final StreamSender sender;
+    private final AgentThreads threads;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
-                         AdmissionController admission, StreamSender sender) {
+                         AdmissionController admission, StreamSender sender, AgentThreads threads) {
         this.group = group;
         this.channel = channel;
         this.registry = registry;
         this.admission = admission;
         this.sender = sender;
+        this.threads = threads;
     }
 
     /**
@@ -47,7 +53,9 @@ public final class StreamServer implements AutoCloseable {
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
-        StreamSender sender = new StreamSender(disks.clock());
+        StreamSender sender = new StreamSender(disks.clock(), MAX_STREAMS);
+        AgentThreads threads = new AgentThreads();
+        threads.start(sender, sender.idleStrategy());
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
@@ -62,11 +70,11 @@ public final class StreamServer implements AutoCloseable {
         try {
             channel = Transport.bind(bootstrap, address, " for streams", "--stream-port");
         } catch (InterruptedException | RuntimeException e) {
-            sender.close();
+            threads.close();
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
-        return new StreamServer(group, channel, registry, admission, sender);
+        return new StreamServer(group, channel, registry, admission, sender, threads);
     }
 
     public InetSocketAddress address() {
@@ -109,7 +117,7 @@ public final class StreamServer implements AutoCloseable {
     public void close() {
         endStreams();
         channel.close().syncUninterruptibly();
-        sender.close();
+        threads.close();
         group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS).syncUninterruptibly();
     }
 }

@@ -2,61 +2,95 @@ package io.rondo.server.stream;
 
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.agrona.concurrent.CachedNanoClock;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The sender: earliest deadline first across clients, and never faster than a client's rate, on a manual clock. */
+/** The sender stepped by hand on a manual clock: earliest deadline first, and never faster than a client's rate. */
 class StreamSenderTest {
 
-    @Test
-    void earliestDeadlineGoesFirstAndARateHoldsItsClientBack() throws Exception {
-        CachedNanoClock clock = new CachedNanoClock();
-        clock.update(1_000_000_000L);
-        List<String> sent = new CopyOnWriteArrayList<>();
-        CountDownLatch firstTwo = new CountDownLatch(2);
-        CountDownLatch third = new CountDownLatch(3);
-        StreamSession slowClient = new StreamSession(null, null, null, null, null);
-        StreamSession otherClient = new StreamSession(null, null, null, null, null);
-        EmbeddedChannel channel = new EmbeddedChannel();
-        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false);
-        try (StreamSender sender = new StreamSender(clock)) {
-            Runnable recordA2 = record(sent, "a2", firstTwo, third);
-            sender.offer(new StreamSender.Packet(slowClient, channel, 3_000_000_000L, 100, 1_000,
-                record(sent, "a1", firstTwo, third)));
-            sender.offer(new StreamSender.Packet(otherClient, channel, 2_000_000_000L, 100, 1_000_000,
-                record(sent, "b1", firstTwo, third)));
-            assertTrue(sent.isEmpty(), "nothing goes to a channel that cannot take it");
-            channel.unsafe().outboundBuffer().setUserDefinedWritability(1, true);
-            sender.wake();
-            assertTrue(firstTwo.await(5, TimeUnit.SECONDS));
-            assertEquals(List.of("b1", "a1"), sent, "the earlier deadline first");
+    private static final long SECOND = 1_000_000_000L;
 
-            sender.offer(new StreamSender.Packet(slowClient, channel, 4_000_000_000L, 100, 1_000, recordA2));
-            clock.advance(99_000_000);
-            sender.wake();
-            assertEquals(2, sent.size(), "100 bytes at 1000 B/s: the slow client waits 100 ms for its next");
-            clock.advance(1_000_000);
-            sender.wake();
-            assertTrue(third.await(5, TimeUnit.SECONDS));
-            assertEquals(List.of("b1", "a1", "a2"), sent);
-        } finally {
-            channel.finishAndReleaseAll();
-        }
+    private final CachedNanoClock clock = new CachedNanoClock();
+    private final StreamSender sender = new StreamSender(clock, 16);
+    private final List<String> sent = new ArrayList<>();
+    private final StreamSession slowClient = new StreamSession(null, null, null, null, null);
+    private final StreamSession otherClient = new StreamSession(null, null, null, null, null);
+    private final EmbeddedChannel channel = new EmbeddedChannel();
+
+    @AfterEach
+    void releaseChannel() {
+        channel.finishAndReleaseAll();
     }
 
-    private static Runnable record(List<String> sent, String name, CountDownLatch... latches) {
-        return () -> {
-            sent.add(name);
-            for (CountDownLatch latch : latches) {
-                latch.countDown();
-            }
-        };
+    @Test
+    void nothingGoesToAChannelThatCannotTakeItAndTheEarlierDeadlineGoesFirst() {
+        clock.update(SECOND);
+        setWritable(false);
+        sender.offer(packet(slowClient, 3 * SECOND, 1_000, "a1"));
+        sender.offer(packet(otherClient, 2 * SECOND, 1_000_000, "b1"));
+
+        assertEquals(2, sender.doWork(), "two fragments taken in");
+        assertEquals(List.of(), sent, "nothing goes to a channel that cannot take it");
+        assertEquals(0, sender.doWork(), "idle while the channel is full");
+
+        setWritable(true);
+        sender.doWork();
+        sender.doWork();
+        assertEquals(List.of("b1", "a1"), sent, "the earlier deadline first, though it was offered second");
+    }
+
+    @Test
+    void aClientsRateHoldsItsNextFragmentBackUntilItsTimeAndNoLonger() {
+        clock.update(SECOND);
+        sender.offer(packet(slowClient, 3 * SECOND, 1_000, "a1"));
+        sender.doWork();
+        sender.offer(packet(slowClient, 4 * SECOND, 1_000, "a2"));
+
+        clock.advance(99_999_999);
+        sender.doWork();
+        assertEquals(List.of("a1"), sent, "100 bytes at 1000 B/s: the next may go 100 ms after the first, not before");
+
+        clock.advance(1);
+        assertEquals(1, sender.doWork());
+        assertEquals(List.of("a1", "a2"), sent, "at 100 ms exactly it goes");
+    }
+
+    @Test
+    void aRateHeldClientDoesNotHoldBackAnother() {
+        clock.update(SECOND);
+        sender.offer(packet(slowClient, 2 * SECOND, 1_000, "a1"));
+        sender.doWork();
+        sender.offer(packet(slowClient, 3 * SECOND, 1_000, "a2"));
+        sender.offer(packet(otherClient, 5 * SECOND, 1_000_000, "b1"));
+
+        sender.doWork();
+        assertEquals(List.of("a1", "b1"), sent, "the later deadline goes while the earlier one's client must wait");
+    }
+
+    @Test
+    void aForgottenStreamsWaitingFragmentIsHandedBackNotSent() {
+        clock.update(SECOND);
+        setWritable(false);
+        sender.offer(packet(slowClient, 2 * SECOND, 1_000, "a1"));
+        sender.forget(slowClient);
+
+        sender.doWork();
+        assertEquals(List.of("a1"), sent, "handed back at once, so its stream can release the buffer");
+        setWritable(true);
+        assertEquals(0, sender.doWork(), "and never sent again");
+        assertEquals(List.of("a1"), sent);
+    }
+
+    private StreamSender.Packet packet(StreamSession session, long deadlineNs, long bytesPerSecond, String name) {
+        return new StreamSender.Packet(session, channel, deadlineNs, 100, bytesPerSecond, () -> sent.add(name));
+    }
+
+    private void setWritable(boolean writable) {
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, writable);
     }
 }
