@@ -5,7 +5,9 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
+import io.rondo.server.config.BitRates;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -66,7 +68,8 @@ final class IngestCommand implements Callable<Integer> {
     private String kind;
 
     @Option(names = "--bitrate", paramLabel = "BITS",
-        description = "Stream a file Rondo cannot parse (e.g. MPEG-TS) at this declared bit rate, e.g. 2M (bits/s).")
+        description = "Stream a file Rondo cannot parse (e.g. MPEG-TS) at this declared bit rate in bits a second, "
+            + "e.g. 2M (k, M, G: powers of 1000).")
     private String bitRate;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
@@ -86,7 +89,11 @@ final class IngestCommand implements Callable<Integer> {
             case "continuous" -> Kind.CONTINUOUS;
             default -> throw new IllegalArgumentException("--kind must be discrete or continuous, was '" + kind + "'");
         };
-        long bits = bitRate == null ? 0 : ByteSizes.parse(bitRate.replaceFirst("(?i)bps$", ""), "--bitrate");
+        long bits = bitRate == null ? 0 : BitRates.parse(bitRate, "--bitrate");
+        if (bits == AdmissionConfig.UNLIMITED_NETWORK) {
+            throw new IllegalArgumentException("--bitrate must be a rate in bits a second like 2M (k, M, G: powers "
+                + "of 1000), was '" + bitRate + "'");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int failed = 0;

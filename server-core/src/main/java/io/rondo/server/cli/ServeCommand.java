@@ -150,9 +150,9 @@ final class ServeCommand implements Callable<Integer> {
             try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
                      settings.schedulingPolicy(), byDisk::get,
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
-                     Function.identity());
+                     Function.identity(), settings.diskSettings());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
-                     library.directory(), disks, settings.admissionConfig());
+                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings());
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
                      disks.start(), streams)) {
                 out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "

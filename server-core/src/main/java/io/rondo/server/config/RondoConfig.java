@@ -76,11 +76,15 @@ public final class RondoConfig {
     private final double discreteReserve;
     private final String networkCapacity;
     private final long networkBitsPerSecond;
+    private final DiskSettings diskSettings;
+    private final HttpSettings httpSettings;
+    private final StreamSettings streamSettings;
 
     private RondoConfig(Path source, Document document) {
         String where = source == null ? "defaults" : source.toString();
         Storage storage = document.storage() == null ? new Storage(null, null, null) : document.storage();
-        Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null) : document.scheduler();
+        Scheduler scheduler = document.scheduler() == null ? new Scheduler(null, null, null, null, null)
+            : document.scheduler();
         Buffers buffers = document.buffers() == null ? new Buffers(null) : document.buffers();
         Admission admission = document.admission() == null ? new Admission(null, null) : document.admission();
         Network network = document.network() == null ? new Network(null) : document.network();
@@ -130,11 +134,53 @@ public final class RondoConfig {
         }
         this.networkCapacity = network.capacity() == null ? DEFAULT_NETWORK_CAPACITY : network.capacity();
         this.networkBitsPerSecond = BitRates.parse(networkCapacity, where + ": network.capacity");
+        Http http = document.http() == null ? new Http(null, null, null, null, null, null, null, null, null)
+            : document.http();
+        Streams streams = document.streams() == null ? new Streams(null, null, null) : document.streams();
+        try {
+            this.diskSettings = new DiskSettings(
+                size(scheduler.maxRead(), "scheduler.maxRead", DiskSettings.DEFAULT_MAX_READ),
+                orDefault(scheduler.queue(), DiskSettings.DEFAULT_QUEUE),
+                orDefault(scheduler.generatorQueue(), DiskSettings.DEFAULT_GENERATOR_QUEUE));
+            this.httpSettings = new HttpSettings(
+                size(http.maxRequestLine(), "http.maxRequestLine", HttpSettings.DEFAULT_MAX_REQUEST_LINE),
+                size(http.maxHeaders(), "http.maxHeaders", HttpSettings.DEFAULT_MAX_HEADERS),
+                size(http.maxBody(), "http.maxBody", HttpSettings.DEFAULT_MAX_BODY),
+                orDefault(http.idleTimeoutSeconds(), HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS),
+                orDefault(http.maxRanges(), HttpSettings.DEFAULT_MAX_RANGES),
+                size(http.writeBufferLow(), "http.writeBufferLow", HttpSettings.DEFAULT_WRITE_BUFFER_LOW),
+                size(http.writeBufferHigh(), "http.writeBufferHigh", HttpSettings.DEFAULT_WRITE_BUFFER_HIGH),
+                size(http.hotObjectMax(), "http.hotObjectMax", HttpSettings.DEFAULT_HOT_OBJECT_MAX),
+                http.hotObjectsTotal() == null ? HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL
+                    : ByteSizes.parse(http.hotObjectsTotal(), "http.hotObjectsTotal"));
+            this.streamSettings = new StreamSettings(
+                size(streams.writeBufferLow(), "streams.writeBufferLow", StreamSettings.DEFAULT_WRITE_BUFFER_LOW),
+                size(streams.writeBufferHigh(), "streams.writeBufferHigh", StreamSettings.DEFAULT_WRITE_BUFFER_HIGH),
+                orDefault(streams.initSegmentsKept(), StreamSettings.DEFAULT_INIT_SEGMENTS_KEPT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A size key as written ({@code 64K}), in bytes, at most 2 GiB - 1; the default if not written. */
+    private static int size(String text, String key, int defaultBytes) {
+        if (text == null) {
+            return defaultBytes;
+        }
+        long bytes = ByteSizes.parse(text, key);
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(key + " must be below 2 GiB, was '" + text + "'");
+        }
+        return (int) bytes;
+    }
+
+    private static int orDefault(Integer value, int defaultValue) {
+        return value == null ? defaultValue : value;
     }
 
     /** Every knob at its default. */
     public static RondoConfig defaults() {
-        return new RondoConfig(null, new Document(null, null, null, null, null));
+        return new RondoConfig(null, new Document(null, null, null, null, null, null, null));
     }
 
     /**
@@ -185,7 +231,8 @@ public final class RondoConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
-        return new RondoConfig(file, document == null ? new Document(null, null, null, null, null) : document);
+        return new RondoConfig(file, document == null ? new Document(null, null, null, null, null, null, null)
+            : document);
     }
 
     /** The file this came from, or empty for the defaults. */
@@ -303,6 +350,21 @@ public final class RondoConfig {
         return networkBitsPerSecond;
     }
 
+    /** {@code scheduler.maxRead}, {@code scheduler.queue}, {@code scheduler.generatorQueue}. */
+    public DiskSettings diskSettings() {
+        return diskSettings;
+    }
+
+    /** The {@code http:} section: the HTTP port's limits and buffers. */
+    public HttpSettings httpSettings() {
+        return httpSettings;
+    }
+
+    /** The {@code streams:} section: the stream port's buffers. */
+    public StreamSettings streamSettings() {
+        return streamSettings;
+    }
+
     /** The dotted key an exception is about: {@code storage.roots}. */
     private static String key(JsonMappingException e) {
         return e.getPath().stream()
@@ -353,13 +415,21 @@ public final class RondoConfig {
     }
 
     /** The file's shape; any section or key left out is null and takes its default. */
-    record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission, Network network) {
+    record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission, Network network,
+                    Http http, Streams streams) {
     }
 
     record Storage(List<String> roots, String diskProfile, String placement) {
     }
 
-    record Scheduler(String policy, Long roundMs) {
+    record Scheduler(String policy, Long roundMs, String maxRead, Integer queue, Integer generatorQueue) {
+    }
+
+    record Http(String maxRequestLine, String maxHeaders, String maxBody, Integer idleTimeoutSeconds, Integer maxRanges,
+                String writeBufferLow, String writeBufferHigh, String hotObjectMax, String hotObjectsTotal) {
+    }
+
+    record Streams(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept) {
     }
 
     record Admission(String policy, Double discreteReserve) {

@@ -22,6 +22,7 @@ import io.rondo.scheduler.exec.PooledBuffer;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.policy.SchedulingPolicy;
+import io.rondo.server.config.DiskSettings;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -54,8 +55,8 @@ import java.util.function.Function;
  */
 public final class DiskRuntime implements AutoCloseable {
 
-    /** The most bytes one D-request reads: a large transfer is many of them, so it never holds a disk long. */
-    public static final int CHUNK_BYTES = 256 * 1024;
+    /** The most bytes one D-request reads by default (scheduler.maxRead). */
+    public static final int CHUNK_BYTES = DiskSettings.DEFAULT_MAX_READ;
 
     private final Map<String, Disk> disks = new LinkedHashMap<>();
     private final RoundClock roundClock;
@@ -70,6 +71,7 @@ public final class DiskRuntime implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final long roundNs;
     private final long originNs;
+    private final int maxReadBytes;
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
     /** The slowest response time recorded as itself; slower ones are recorded as this. */
@@ -129,11 +131,33 @@ public final class DiskRuntime implements AutoCloseable {
     public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
                        Function<String, DiskProfile> models, long roundNs, long bufferCeilingBytes, boolean emulate,
                        DiskIo io, Function<BlockDevice, BlockDevice> device) throws IOException {
+        this(storage, paths, policy, models, roundNs, bufferCeilingBytes, emulate, io, device, DiskSettings.defaults());
+    }
+
+    /**
+     * Disks each with its own model, with the run-time limits {@code settings} gives.
+     *
+     * @param storage   the disks, by name
+     * @param paths     where a stored file is
+     * @param policy    the scheduling policy
+     * @param models    each disk's model, by the disk's name
+     * @param roundNs   the round length
+     * @param bufferCeilingBytes the buffer pool's ceiling
+     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
+     * @param io        the disk reader
+     * @param device    wraps each disk's device (tests inject faults or checks here)
+     * @param settings  the largest read, and the queues' capacities
+     */
+    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
+                       Function<String, DiskProfile> models, long roundNs, long bufferCeilingBytes, boolean emulate,
+                       DiskIo io, Function<BlockDevice, BlockDevice> device, DiskSettings settings)
+        throws IOException {
         this.io = io;
+        this.maxReadBytes = settings.maxReadBytes();
         this.paths = paths;
         this.clock = SystemNanoClock.INSTANCE;
         this.buffers = new BufferPool(bufferCeilingBytes);
-        this.generator = new Generator(4096);
+        this.generator = new Generator(settings.generatorQueueCapacity());
         for (StorageDisk disk : storage) {
             DiskProfile model = models.apply(disk.name());
             if (model == null) {
@@ -143,7 +167,8 @@ public final class DiskRuntime implements AutoCloseable {
             BlockDevice base = emulate
                 ? new EmulatedDisk(BlockDevice.direct(), model, clock, Waiter.realTime(clock), disk.name().hashCode())
                 : BlockDevice.direct();
-            DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock, 4096);
+            DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock,
+                settings.queueCapacity());
             executors.add(executor);
             disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io),
                 new Histogram(TimeUnit.MICROSECONDS.toNanos(1), MAX_RECORDED_NS, 3)));
@@ -161,6 +186,11 @@ public final class DiskRuntime implements AutoCloseable {
 
     public long roundNs() {
         return roundNs;
+    }
+
+    /** The most bytes one D-request reads ({@code scheduler.maxRead}): ask for more and get this many. */
+    public int maxReadBytes() {
+        return maxReadBytes;
     }
 
     /** When round {@code round} starts, on the runtime's clock. */
@@ -347,7 +377,7 @@ public final class DiskRuntime implements AutoCloseable {
     private void submit(MediaObject object, long offset, int maxBytes, long arrivalNs, CompletableFuture<Chunk> result)
         throws IOException {
         Piece piece = locate(object, offset);
-        int length = (int) Math.min(Math.min(maxBytes, CHUNK_BYTES), piece.available());
+        int length = (int) Math.min(Math.min(maxBytes, maxReadBytes), piece.available());
         Disk disk = disks.get(piece.file().disk());
         if (disk == null) {
             throw new IOException(object.name() + " is on disk '" + piece.file().disk() + "', which is not configured");

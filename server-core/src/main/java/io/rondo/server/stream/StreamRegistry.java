@@ -1,5 +1,8 @@
 package io.rondo.server.stream;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.exec.RoundClock;
 
@@ -20,28 +23,26 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     private final AtomicLong requestIds = new AtomicLong(1L << 40);
     private final AtomicLong glitches = new AtomicLong();
 
-    /** Init segments of objects streamed lately, by id, with the ETag they belong to. */
-    private final java.util.Map<Long, Object[]> initSegments = java.util.Collections.synchronizedMap(
-        new java.util.LinkedHashMap<>(64, 0.75f, true) {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            protected boolean removeEldestEntry(java.util.Map.Entry<Long, Object[]> eldest) {
-                return size() > INIT_SEGMENTS_KEPT;
-            }
-        });
-
-    /** How many objects' init segments are kept in memory. */
-    static final int INIT_SEGMENTS_KEPT = 256;
-
-    /** The init segment of an object streamed lately, if its content has not changed since; else null. */
-    byte[] initSegment(io.rondo.content.model.MediaObject object) {
-        Object[] kept = initSegments.get(object.id());
-        return kept != null && kept[0].equals(object.etag()) ? (byte[]) kept[1] : null;
+    /** An object's init segment as read, and the content version it belongs to. */
+    private record InitSegment(String etag, byte[] bytes) {
     }
 
-    void rememberInitSegment(io.rondo.content.model.MediaObject object, byte[] bytes) {
-        initSegments.put(object.id(), new Object[] {object.etag(), bytes});
+    /** Init segments of objects streamed lately, by object id: the least recently used goes first. */
+    private final Cache<Long, InitSegment> initSegments;
+
+    /** @param initSegmentsKept how many objects' init segments stay in memory */
+    StreamRegistry(int initSegmentsKept) {
+        this.initSegments = Caffeine.newBuilder().maximumSize(initSegmentsKept).build();
+    }
+
+    /** The init segment of an object streamed lately, if its content has not changed since; else null. */
+    byte[] initSegment(MediaObject object) {
+        InitSegment kept = initSegments.getIfPresent(object.id());
+        return kept != null && kept.etag().equals(object.etag()) ? kept.bytes() : null;
+    }
+
+    void rememberInitSegment(MediaObject object, byte[] bytes) {
+        initSegments.put(object.id(), new InitSegment(object.etag(), bytes));
     }
 
     int nextId() {

@@ -29,6 +29,12 @@ final class StreamSender implements Agent {
     /** The longest the sender sleeps with work waiting, in case a wake-up is missed. */
     private static final long MAX_PARK_NS = 5_000_000;
 
+    /**
+     * The most streams at once the command queue is sized for: far more than admission lets any
+     * disk or link carry, so an offer finds room (a full queue is a fault, and says so).
+     */
+    static final int MAX_STREAMS = 32_768;
+
     /** Commands one stream can have in the queue at once: its fragment, and its end. */
     private static final int COMMANDS_PER_STREAM = 2;
 

@@ -10,6 +10,7 @@ import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.AgentThreads;
+import io.rondo.server.config.StreamSettings;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Transport;
 
@@ -23,9 +24,6 @@ import java.util.concurrent.TimeUnit;
  * disks their C-requests.
  */
 public final class StreamServer implements AutoCloseable {
-
-    /** The most streams served at once that the sender's command queue is sized for; admission refuses long before. */
-    static final int MAX_STREAMS = 32_768;
 
     private final EventLoopGroup group;
     private final io.netty.channel.Channel channel;
@@ -49,16 +47,26 @@ public final class StreamServer implements AutoCloseable {
      */
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                      AdmissionConfig config) throws InterruptedException {
-        StreamRegistry registry = new StreamRegistry();
+        return start(address, directory, disks, config, StreamSettings.defaults());
+    }
+
+    /**
+     * Binds the stream port with the limits {@code settings} gives. Call before
+     * {@link DiskRuntime#start()}: it installs the round plan.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config, StreamSettings settings) throws InterruptedException {
+        StreamRegistry registry = new StreamRegistry(settings.initSegmentsKept());
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
-        StreamSender sender = new StreamSender(disks.clock(), MAX_STREAMS);
+        StreamSender sender = new StreamSender(disks.clock(), StreamSender.MAX_STREAMS);
         AgentThreads threads = new AgentThreads();
         threads.start(sender, sender.idleStrategy());
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
-            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),
+                settings.writeBufferHighBytes()))
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel socket) {

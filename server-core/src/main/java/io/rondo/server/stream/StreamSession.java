@@ -223,7 +223,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             accept(ready, cached == null ? new byte[0] : cached);
             return;
         }
-        disks.read(object, 0, (int) Math.min(initLength, DiskRuntime.CHUNK_BYTES))
+        disks.read(object, 0, (int) Math.min(initLength, disks.maxReadBytes()))
             .whenCompleteAsync((chunk, error) -> initRead(ready, chunk, error), ctx.executor());
     }
 

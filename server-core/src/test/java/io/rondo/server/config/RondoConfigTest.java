@@ -37,6 +37,43 @@ class RondoConfigTest {
         assertEquals(DirectMemory.maxBytes() / 2, config.buffersCeilingBytes(), 1);
         assertEquals("unlimited", config.networkCapacity());
         assertEquals(AdmissionConfig.UNLIMITED_NETWORK, config.admissionConfig().networkBitsPerSecond());
+        assertEquals(DiskSettings.defaults(), config.diskSettings());
+        assertEquals(HttpSettings.defaults(), config.httpSettings());
+        assertEquals(StreamSettings.defaults(), config.streamSettings());
+    }
+
+    @Test
+    void theServersLimitsAreSizesInPowersOf1024OrCounts() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("""
+            scheduler:
+              maxRead: 1M
+              queue: 64
+            http:
+              maxHeaders: 32K
+              idleTimeoutSeconds: 5
+              hotObjectsTotal: 2G
+            streams:
+              writeBufferHigh: 4M
+            """));
+
+        assertEquals(new DiskSettings(1 << 20, 64, DiskSettings.DEFAULT_GENERATOR_QUEUE), config.diskSettings());
+        assertEquals(32 * 1024, config.httpSettings().maxHeaderBytes());
+        assertEquals(5, config.httpSettings().idleTimeoutSeconds());
+        assertEquals(2L << 30, config.httpSettings().hotObjectsTotalBytes());
+        assertEquals(HttpSettings.DEFAULT_MAX_BODY, config.httpSettings().maxBodyBytes());
+        assertEquals(4 << 20, config.streamSettings().writeBufferHighBytes());
+        assertEquals(StreamSettings.DEFAULT_WRITE_BUFFER_LOW, config.streamSettings().writeBufferLowBytes());
+    }
+
+    @Test
+    void badServerLimitsAreRefusedNamingTheKey() throws IOException {
+        assertRefused("scheduler:\n  maxRead: 3G\n", "scheduler.maxRead must be below 2 GiB, was '3G'");
+        assertRefused("scheduler:\n  queue: 0\n", "scheduler.queue must be positive, was 0");
+        assertRefused("http:\n  maxBody: lots\n", "http.maxBody must be a positive size");
+        assertRefused("http:\n  maxRanges: -1\n", "http.maxRanges must be positive, was -1");
+        assertRefused("streams:\n  writeBufferLow: 4M\n", "streams.writeBufferHigh (2097152 bytes) must be at "
+            + "least streams.writeBufferLow (4194304 bytes)");
+        assertRefused("http:\n  maxLine: 8K\n", "unknown key 'http.maxLine'");
     }
 
     @Test

@@ -1,0 +1,58 @@
+package io.rondo.server.config;
+
+/**
+ * The HTTP port's limits and buffers, {@code http:} in {@code rondo.yaml}. Each key's default is
+ * the constant beside it; sizes are bytes, written with K, M, G (powers of 1024).
+ *
+ * @param maxRequestLineBytes  {@code http.maxRequestLine}: the longest request line (longer: 414)
+ * @param maxHeaderBytes       {@code http.maxHeaders}: the most header bytes (more: 431)
+ * @param maxBodyBytes         {@code http.maxBody}: the largest request body (larger: 413)
+ * @param idleTimeoutSeconds   {@code http.idleTimeoutSeconds}: how long a connection may sit idle between requests
+ * @param maxRanges            {@code http.maxRanges}: the most ranges one request may ask for (more: the whole object)
+ * @param writeBufferLowBytes  {@code http.writeBufferLow}: a connection writable again below this many bytes queued
+ * @param writeBufferHighBytes {@code http.writeBufferHigh}: a connection stops taking body chunks above this
+ * @param hotObjectMaxBytes    {@code http.hotObjectMax}: the largest object the hot-object cache keeps
+ * @param hotObjectsTotalBytes {@code http.hotObjectsTotal}: the most bytes the hot-object cache keeps in all
+ */
+public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxBodyBytes, int idleTimeoutSeconds,
+                           int maxRanges, int writeBufferLowBytes, int writeBufferHighBytes, int hotObjectMaxBytes,
+                           long hotObjectsTotalBytes) {
+
+    /** {@code http.maxRequestLine}. */
+    public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
+    /** {@code http.maxHeaders}. */
+    public static final int DEFAULT_MAX_HEADERS = 16 * 1024;
+    /** {@code http.maxBody}: Rondo takes no uploads on this port. */
+    public static final int DEFAULT_MAX_BODY = 64 * 1024;
+    /** {@code http.idleTimeoutSeconds}. */
+    public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
+    /** {@code http.maxRanges}. */
+    public static final int DEFAULT_MAX_RANGES = 32;
+    /** {@code http.writeBufferLow}. */
+    public static final int DEFAULT_WRITE_BUFFER_LOW = 256 * 1024;
+    /** {@code http.writeBufferHigh}. */
+    public static final int DEFAULT_WRITE_BUFFER_HIGH = 1024 * 1024;
+    /** {@code http.hotObjectMax}. */
+    public static final int DEFAULT_HOT_OBJECT_MAX = 64 * 1024;
+    /** {@code http.hotObjectsTotal}. */
+    public static final long DEFAULT_HOT_OBJECTS_TOTAL = 16L << 20;
+
+    /** Checks every limit once. */
+    public HttpSettings {
+        Settings.positive(maxRequestLineBytes, "http.maxRequestLine");
+        Settings.positive(maxHeaderBytes, "http.maxHeaders");
+        Settings.positive(maxBodyBytes, "http.maxBody");
+        Settings.positive(idleTimeoutSeconds, "http.idleTimeoutSeconds");
+        Settings.positive(maxRanges, "http.maxRanges");
+        Settings.positive(hotObjectMaxBytes, "http.hotObjectMax");
+        Settings.positive(hotObjectsTotalBytes, "http.hotObjectsTotal");
+        Settings.waterMarks(writeBufferLowBytes, writeBufferHighBytes, "http");
+    }
+
+    /** Every key at its default. */
+    public static HttpSettings defaults() {
+        return new HttpSettings(DEFAULT_MAX_REQUEST_LINE, DEFAULT_MAX_HEADERS, DEFAULT_MAX_BODY,
+            DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_RANGES, DEFAULT_WRITE_BUFFER_LOW, DEFAULT_WRITE_BUFFER_HIGH,
+            DEFAULT_HOT_OBJECT_MAX, DEFAULT_HOT_OBJECTS_TOTAL);
+    }
+}
