@@ -7,6 +7,8 @@ import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.io.IOException;
@@ -62,7 +64,7 @@ public final class ChronicleCatalog implements Catalog {
     static final String OBJECTS_FILE = "objects.cmap";
     static final String META_FILE = "meta.cmap";
 
-    private static final System.Logger LOG = System.getLogger(ChronicleCatalog.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(ChronicleCatalog.class);
     private static final long ENTRIES = 1 << 16;
     private static final int AVERAGE_ENTRY_BYTES = 1024;
     private static final double MAX_BLOAT_FACTOR = 16;
@@ -123,8 +125,8 @@ public final class ChronicleCatalog implements Catalog {
             objects = openMap(objectsBuilder(), objectsFile, recover, corruptions::add);
             meta = openMap(metaBuilder(), metaFile, recover, corruptions::add);
             if (recover) {
-                LOG.log(System.Logger.Level.WARNING, "The catalog in {0} was not closed; recovered it in {1} ms: "
-                    + "{2} objects, {3} corruptions reported{4}", folder.path(),
+                LOG.warn("The catalog in {} was not closed; recovered it in {} ms: {} objects, {} corruptions "
+                    + "reported{}", folder.path(),
                     (System.nanoTime() - startNs) / 1_000_000, objects.size(), corruptions.size(),
                     corruptions.isEmpty() ? "" : ": " + corruptions);
             }

@@ -1,6 +1,8 @@
 package io.rondo.scheduler.device;
 
-import java.io.PrintStream;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -28,26 +30,25 @@ final class DiskIoSelector {
     /**
      * The choice itself: the Java reader if {@code nativeProperty} is {@code false} (the native
      * library then is not even loaded) or if {@code loadFailure} gives a reason, the native one
-     * otherwise. A fall back is reported on {@code err}.
+     * otherwise. A fall back is reported to {@code err}.
      *
      * @param nativeProperty the value of {@value DiskIo#NATIVE_PROPERTY}, or null if unset
      * @param loadFailure    why the native library did not load, or null if it did
-     * @param err            where to say so on a fall back
+     * @param err            where to say so on a fall back: the log, but for tests
      */
-    static DiskIo choose(String nativeProperty, Supplier<String> loadFailure, PrintStream err) {
+    static DiskIo choose(String nativeProperty, Supplier<String> loadFailure, Consumer<String> err) {
         String reason = nativeProperty != null && nativeProperty.trim().equalsIgnoreCase("false")
             ? DISABLED : loadFailure.get();
         if (reason == null) {
             return new NativeDiskIo();
         }
-        err.println(String.format(FALLBACK_FORMAT, reason));
-        err.flush();
+        err.accept(String.format(FALLBACK_FORMAT, reason));
         return new JavaDiskIo(reason);
     }
 
     /** Holds the choice: made when first asked for, once per JVM. */
     private static final class Chosen {
         static final DiskIo READER = choose(System.getProperty(DiskIo.NATIVE_PROPERTY), NativeDiskIo::loadFailure,
-            System.err);
+            LoggerFactory.getLogger(DiskIoSelector.class)::warn);
     }
 }

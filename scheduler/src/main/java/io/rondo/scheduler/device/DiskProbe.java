@@ -1,5 +1,7 @@
 package io.rondo.scheduler.device;
 
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,7 +41,8 @@ public final class DiskProbe {
                 Files.deleteIfExists(file);
             } catch (IOException e) {
                 // The result stands; the file is hidden and small, and the message says where it is.
-                System.err.println("rondo: cannot delete the test file " + file + ": " + e.getMessage());
+                LoggerFactory.getLogger(DiskProbe.class).warn("cannot delete the test file {}: {}", file,
+                    e.getMessage());
             }
         }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -260,7 +261,8 @@ public final class DiskProfiler {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
-            System.err.println("rondo: cannot delete the profiler's test file " + file + ": " + e.getMessage());
+            LoggerFactory.getLogger(DiskProfiler.class).warn("cannot delete the profiler's test file {}: {}", file,
+                e.getMessage());
         }
     }
 

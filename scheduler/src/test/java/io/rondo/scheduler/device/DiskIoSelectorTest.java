@@ -2,9 +2,10 @@ package io.rondo.scheduler.device;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,13 +20,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class DiskIoSelectorTest {
 
-    private final ByteArrayOutputStream said = new ByteArrayOutputStream();
-    private final PrintStream err = new PrintStream(said, true, StandardCharsets.UTF_8);
+    private final List<String> warnings = new ArrayList<>();
+    private final Consumer<String> err = warnings::add;
 
     private static final Supplier<String> MUST_NOT_LOAD = () -> fail("-Drondo.native=false must not load the library");
 
     private String said() {
-        return said.toString(StandardCharsets.UTF_8);
+        return warnings.stream().map(line -> line + System.lineSeparator()).collect(Collectors.joining());
     }
 
     @Test
