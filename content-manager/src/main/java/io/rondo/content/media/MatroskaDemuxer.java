@@ -266,60 +266,73 @@ final class MatroskaDemuxer {
 
     private static Track readTrackEntry(Header entry, ByteBuffer entryData, ByteBuffer whole)
         throws MediaFormatException {
-        long[] number = {0};
-        long[] type = {0};
-        long[] defaultDurationNs = {0};
-        String[] codecId = {""};
-        ByteBuffer[] codecPrivate = {null};
-        long[] codecPrivateOffset = {0};
-        boolean[] compressed = {false};
-        long[] codecDelayNs = {0};
-        long[] pixels = {0, 0};
-        double[] samplingFrequency = {DEFAULT_SAMPLING_FREQUENCY};
-        long[] channels = {1};
-        Ebml.children(entryData, entry.dataOffset(), entry, (h, data) -> {
-            if (h.id() == Ebml.TRACK_NUMBER) {
-                number[0] = Ebml.uint(data, h);
-            } else if (h.id() == Ebml.TRACK_TYPE) {
-                type[0] = Ebml.uint(data, h);
-            } else if (h.id() == Ebml.DEFAULT_DURATION) {
-                defaultDurationNs[0] = Ebml.uint(data, h);
-            } else if (h.id() == Ebml.CODEC_ID) {
-                codecId[0] = Ebml.string(data);
-            } else if (h.id() == Ebml.CODEC_PRIVATE) {
-                codecPrivate[0] = data;
-                codecPrivateOffset[0] = h.dataOffset();
-            } else if (h.id() == Ebml.CONTENT_ENCODINGS) {
-                compressed[0] = holdsCompression(h, data);
-            } else if (h.id() == Ebml.CODEC_DELAY) {
-                codecDelayNs[0] = Ebml.uint(data, h);
-            } else if (h.id() == Ebml.VIDEO) {
-                Ebml.children(data, h.dataOffset(), h, (v, d) -> {
-                    if (v.id() == Ebml.PIXEL_WIDTH) {
-                        pixels[0] = Ebml.uint(d, v);
-                    } else if (v.id() == Ebml.PIXEL_HEIGHT) {
-                        pixels[1] = Ebml.uint(d, v);
-                    }
-                });
-            } else if (h.id() == Ebml.AUDIO) {
-                Ebml.children(data, h.dataOffset(), h, (a, d) -> {
-                    if (a.id() == Ebml.SAMPLING_FREQUENCY) {
-                        samplingFrequency[0] = Ebml.floatValue(d, a);
-                    } else if (a.id() == Ebml.CHANNELS) {
-                        channels[0] = Ebml.uint(d, a);
-                    }
-                });
-            }
-        });
-        if (number[0] == 0) {
+        TrackEntry fields = new TrackEntry();
+        Ebml.children(entryData, entry.dataOffset(), entry, fields::element);
+        if (fields.number == 0) {
             throw MediaFormatException.corrupt("the TrackEntry at byte " + entry.offset() + " has no TrackNumber");
         }
-        long kind = type[0];
+        long kind = fields.type;
         if (kind == 0) {
-            kind = codecId[0].startsWith("V_") ? VIDEO : codecId[0].startsWith("A_") ? AUDIO : 0;
+            kind = fields.codecId.startsWith("V_") ? VIDEO : fields.codecId.startsWith("A_") ? AUDIO : 0;
         }
-        return new Track(number[0], kind, codecId[0], codecPrivate[0], codecPrivateOffset[0], defaultDurationNs[0],
-            compressed[0], whole, codecDelayNs[0], pixels[0], pixels[1], samplingFrequency[0], channels[0]);
+        return new Track(fields.number, kind, fields.codecId, fields.codecPrivate, fields.codecPrivateOffset,
+            fields.defaultDurationNs, fields.compressed, whole, fields.codecDelayNs, fields.pixelWidth,
+            fields.pixelHeight, fields.samplingFrequency, fields.channels);
+    }
+
+    /** What one TrackEntry says, element by element, with Matroska's defaults for what it leaves out. */
+    private static final class TrackEntry {
+        long number;
+        long type;
+        long defaultDurationNs;
+        String codecId = "";
+        ByteBuffer codecPrivate;
+        long codecPrivateOffset;
+        boolean compressed;
+        long codecDelayNs;
+        long pixelWidth;
+        long pixelHeight;
+        double samplingFrequency = DEFAULT_SAMPLING_FREQUENCY;
+        long channels = 1;
+
+        void element(Header h, ByteBuffer data) throws MediaFormatException {
+            if (h.id() == Ebml.TRACK_NUMBER) {
+                number = Ebml.uint(data, h);
+            } else if (h.id() == Ebml.TRACK_TYPE) {
+                type = Ebml.uint(data, h);
+            } else if (h.id() == Ebml.DEFAULT_DURATION) {
+                defaultDurationNs = Ebml.uint(data, h);
+            } else if (h.id() == Ebml.CODEC_ID) {
+                codecId = Ebml.string(data);
+            } else if (h.id() == Ebml.CODEC_PRIVATE) {
+                codecPrivate = data;
+                codecPrivateOffset = h.dataOffset();
+            } else if (h.id() == Ebml.CONTENT_ENCODINGS) {
+                compressed = holdsCompression(h, data);
+            } else if (h.id() == Ebml.CODEC_DELAY) {
+                codecDelayNs = Ebml.uint(data, h);
+            } else if (h.id() == Ebml.VIDEO) {
+                Ebml.children(data, h.dataOffset(), h, this::video);
+            } else if (h.id() == Ebml.AUDIO) {
+                Ebml.children(data, h.dataOffset(), h, this::audio);
+            }
+        }
+
+        private void video(Header v, ByteBuffer data) throws MediaFormatException {
+            if (v.id() == Ebml.PIXEL_WIDTH) {
+                pixelWidth = Ebml.uint(data, v);
+            } else if (v.id() == Ebml.PIXEL_HEIGHT) {
+                pixelHeight = Ebml.uint(data, v);
+            }
+        }
+
+        private void audio(Header a, ByteBuffer data) throws MediaFormatException {
+            if (a.id() == Ebml.SAMPLING_FREQUENCY) {
+                samplingFrequency = Ebml.floatValue(data, a);
+            } else if (a.id() == Ebml.CHANNELS) {
+                channels = Ebml.uint(data, a);
+            }
+        }
     }
 
     private static boolean holdsCompression(Header encodings, ByteBuffer data) throws MediaFormatException {
