@@ -49,6 +49,23 @@ final class Mp4Demuxer {
     }
 
     /** A trak of the moov while the file is read. */
+    /** A track's sample defaults for its fragments (trex): description index, duration, size, flags. */
+    private record TrackExtends(long description, long duration, long size, long flags) {
+        /** A track with no trex: the first sample description, and every default zero. */
+        static final TrackExtends NONE = new TrackExtends(1, 0, 0, 0);
+    }
+
+    /** One edit (elst): how long it lasts in the movie's timescale, and where in the media it starts (-1: empty). */
+    private record Edit(long segmentDuration, long mediaTime) {
+    }
+
+    /** One stsc entry: from this chunk on, this many samples per chunk, of this sample description. */
+    private record ChunkRun(long firstChunk, long samplesPerChunk, long descriptionIndex) {
+        static ChunkRun read(FieldCursor stsc) throws MediaFormatException {
+            return new ChunkRun(stsc.u32(), stsc.u32(), stsc.u32());
+        }
+    }
+
     private static final class Trak {
         private final String where;
         private long id;
@@ -63,14 +80,11 @@ final class Mp4Demuxer {
         private int[] matrix = TrackHeader.IDENTITY;
         private long width;
         private long height;
-        private final List<long[]> edits = new ArrayList<>();
+        private final List<Edit> edits = new ArrayList<>();
         private final Map<String, FieldCursor> tables = new HashMap<>();
         private SampleTrack samples;
         private long nextDecodeTime;
-        private long trexDescription = 1;
-        private long trexDuration;
-        private long trexSize;
-        private long trexFlags;
+        private TrackExtends trex = TrackExtends.NONE;
 
         Trak(String where) {
             this.where = where;
@@ -169,7 +183,7 @@ final class Mp4Demuxer {
     }
 
     private void readMoov(Box moov) throws IOException {
-        Map<Long, long[]> trex = new HashMap<>();
+        Map<Long, TrackExtends> trex = new HashMap<>();
         IsoBoxes.boxes(IsoBoxes.read(in, moov, MAX_BOX_BYTES), moov.dataOffset(), moov.describe(), (box, d) -> {
             switch (box.type()) {
                 case "mvhd" -> {
@@ -182,20 +196,14 @@ final class Mp4Demuxer {
                     if (child.type().equals("trex")) {
                         c.skip(4);
                         long trackId = c.u32();
-                        trex.put(trackId, new long[] {c.u32(), c.u32(), c.u32(), c.u32()});
+                        trex.put(trackId, new TrackExtends(c.u32(), c.u32(), c.u32(), c.u32()));
                     }
                 });
                 default -> d.skip(d.remaining());
             }
         });
         for (Trak t : traks) {
-            long[] defaults = trex.get(t.id);
-            if (defaults != null) {
-                t.trexDescription = defaults[0];
-                t.trexDuration = defaults[1];
-                t.trexSize = defaults[2];
-                t.trexFlags = defaults[3];
-            }
+            t.trex = trex.getOrDefault(t.id, TrackExtends.NONE);
             if (t.playable()) {
                 t.samples = new SampleTrack(header(t), sampleCount(t));
                 readSampleTables(t);
@@ -259,7 +267,7 @@ final class Mp4Demuxer {
             if (mediaTime < -1) {
                 throw MediaFormatException.corrupt(d.what() + " has an edit at media time " + mediaTime);
             }
-            t.edits.add(new long[] {segmentDuration, mediaTime});
+            t.edits.add(new Edit(segmentDuration, mediaTime));
         }
     }
 
@@ -317,12 +325,12 @@ final class Mp4Demuxer {
         long delay = 0;
         long mediaTime = -1;
         long segmentDuration = 0;
-        for (long[] edit : t.edits) {
-            if (edit[1] == -1) {
-                delay = add(delay, edit[0], t.where);
+        for (Edit edit : t.edits) {
+            if (edit.mediaTime() == -1) {
+                delay = add(delay, edit.segmentDuration(), t.where);
             } else {
-                mediaTime = edit[1];
-                segmentDuration = edit[0];
+                mediaTime = edit.mediaTime();
+                segmentDuration = edit.segmentDuration();
                 break;
             }
         }
@@ -393,29 +401,29 @@ final class Mp4Demuxer {
         long delta = 0;
         long cttsRun = 0;
         int compositionOffset = 0;
-        long[] stscEntry = stscCount > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
+        ChunkRun stscEntry = stscCount > 0 ? ChunkRun.read(stsc) : null;
         long stscLeft = stscCount - (stscCount > 0 ? 1 : 0);
-        long[] nextEntry = stscLeft > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
-        if (stscEntry == null || stscEntry[0] != 1) {
+        ChunkRun nextEntry = stscLeft > 0 ? ChunkRun.read(stsc) : null;
+        if (stscEntry == null || stscEntry.firstChunk() != 1) {
             throw MediaFormatException.corrupt(stsc.what() + " does not start at chunk 1");
         }
         for (long chunk = 1; chunk <= chunkCount && sample < n; chunk++) {
-            while (nextEntry != null && chunk >= nextEntry[0]) {
-                if (nextEntry[0] <= stscEntry[0]) {
-                    throw MediaFormatException.corrupt(stsc.what() + " lists chunk " + nextEntry[0] + " after chunk "
-                        + stscEntry[0]);
+            while (nextEntry != null && chunk >= nextEntry.firstChunk()) {
+                if (nextEntry.firstChunk() <= stscEntry.firstChunk()) {
+                    throw MediaFormatException.corrupt(stsc.what() + " lists chunk " + nextEntry.firstChunk()
+                        + " after chunk " + stscEntry.firstChunk());
                 }
                 stscEntry = nextEntry;
                 stscLeft--;
-                nextEntry = stscLeft > 0 ? new long[] {stsc.u32(), stsc.u32(), stsc.u32()} : null;
+                nextEntry = stscLeft > 0 ? ChunkRun.read(stsc) : null;
             }
-            if (stscEntry[2] != 1) {
-                notes.add(track + " switches to sample description " + stscEntry[2] + " of its stsd, and Rondo"
-                    + " stores a track under one; make it streamable with: "
+            if (stscEntry.descriptionIndex() != 1) {
+                notes.add(track + " switches to sample description " + stscEntry.descriptionIndex()
+                    + " of its stsd, and Rondo stores a track under one; make it streamable with: "
                     + "ffmpeg -i IN -c:v libx264 -c:a aac OUT.mp4");
             }
             long offset = wide ? chunks.u64() : chunks.u32();
-            for (long j = 0; j < stscEntry[1] && sample < n; j++) {
+            for (long j = 0; j < stscEntry.samplesPerChunk() && sample < n; j++) {
                 int size = sizes.next();
                 while (sttsRun == 0) {
                     if (sttsCount == 0) {
@@ -584,10 +592,10 @@ final class Mp4Demuxer {
         }
         Trak t = f.trak;
         f.base = (flags & 0x01) != 0 ? d.u64() : (flags & 0x02_0000) != 0 ? moof.offset() : previousDataEnd;
-        f.description = (flags & 0x02) != 0 ? d.u32() : t.trexDescription;
-        f.defaultDuration = (flags & 0x08) != 0 ? d.u32() : t.trexDuration;
-        f.defaultSize = (flags & 0x10) != 0 ? d.u32() : t.trexSize;
-        f.defaultFlags = (flags & 0x20) != 0 ? d.u32() : t.trexFlags;
+        f.description = (flags & 0x02) != 0 ? d.u32() : t.trex.description();
+        f.defaultDuration = (flags & 0x08) != 0 ? d.u32() : t.trex.duration();
+        f.defaultSize = (flags & 0x10) != 0 ? d.u32() : t.trex.size();
+        f.defaultFlags = (flags & 0x20) != 0 ? d.u32() : t.trex.flags();
         f.nextData = f.base;
         f.decodeTime = t.nextDecodeTime;
         if (f.description != 1 && t.playable()) {
