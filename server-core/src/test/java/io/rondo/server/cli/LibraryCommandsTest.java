@@ -60,6 +60,24 @@ class LibraryCommandsTest {
         assertTrue(objects.get(0).get("codecs").asText().startsWith("avc1."), objects.get(0).toString());
     }
 
+    /** A bit rate is decimal, as link rates are: 2M is two million bits a second, not 2 Mi. */
+    @Test
+    void aDeclaredBitRateIsInPowersOf1000() throws Exception {
+        Path data = temp.resolve("rate");
+        Path stream = Files.write(temp.resolve("capture.ts"), new byte[500_000]);
+        assertEquals(0, rondo("ingest", "--data", data.toString(), "-q", "--bitrate", "2M", stream.toString()),
+            stderr.toString());
+
+        assertEquals(0, rondo("ls", "--data", data.toString(), "--json"), stderr.toString());
+        JsonNode object = new ObjectMapper().readTree(stdout.toString()).get(0);
+        assertEquals("continuous", object.get("kind").asText(), object.toString());
+        assertEquals(2_000_000, object.get("average_bitrate").asDouble(), 20_000, object.toString());
+
+        assertEquals(2, rondo("ingest", "--data", data.toString(), "-q", "--bitrate", "unlimited", "--as", "/x.ts",
+            stream.toString()));
+        assertTrue(stderr.toString().contains("--bitrate must be a rate in bits a second"), stderr.toString());
+    }
+
     @Test
     void theDemoLibraryGoesIntoAnEmptyLibraryOnlyAndLsShowsItsFolders() {
         Path data = temp.resolve("demo");
