@@ -6,15 +6,16 @@ package io.rondo.scheduler;
  */
 public final class ContinuousRequest extends DiskRequest {
 
-    private final int streamId;
+    private final long streamId;
     private long deadlineNs;
 
-    public ContinuousRequest(long id, int streamId, long position, long sizeBytes) {
+    public ContinuousRequest(long id, long streamId, long position, long sizeBytes) {
         super(id, position, sizeBytes);
         this.streamId = streamId;
     }
 
-    public int streamId() {
+    /** The stream this fragment belongs to, by the id its server or simulator gave it. */
+    public long streamId() {
         return streamId;
     }
 

@@ -41,7 +41,7 @@ class DiskSchedulerTest {
     }
 
     private static ContinuousRequest c(long id, long position, long sizeBytes) {
-        return new ContinuousRequest(id, (int) id, position, sizeBytes);
+        return new ContinuousRequest(id, id, position, sizeBytes);
     }
 
     /** Offers a D-request arriving now; its id is also its arrival sequence. */

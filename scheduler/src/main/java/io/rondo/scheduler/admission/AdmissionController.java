@@ -109,7 +109,7 @@ public final class AdmissionController {
     }
 
     /** Frees what an admitted stream held; false if no stream of that id was admitted. */
-    public boolean release(String streamId) {
+    public boolean release(long streamId) {
         while (true) {
             State current = state.get();
             if (!current.streams.containsKey(streamId)) {
@@ -144,7 +144,7 @@ public final class AdmissionController {
     }
 
     /** True if a stream of this id is admitted. */
-    public boolean isAdmitted(String streamId) {
+    public boolean isAdmitted(long streamId) {
         return state.get().streams.containsKey(streamId);
     }
 
@@ -266,7 +266,7 @@ public final class AdmissionController {
     }
 
     /** What a stream is charged: IO time per round on each disk it touches, buffer memory, and network. */
-    private record Charge(String streamId, Map<String, Long> ioNsByDisk, long bufferBytes,
+    private record Charge(long streamId, Map<String, Long> ioNsByDisk, long bufferBytes,
                           long networkBitsPerSecond) {
     }
 
@@ -279,12 +279,12 @@ public final class AdmissionController {
 
         static final State EMPTY = new State(Map.of(), Map.of(), 0, 0);
 
-        final Map<String, Admitted> streams;
+        final Map<Long, Admitted> streams;
         final Map<String, Long> usedNsByDisk;
         final long bufferBytes;
         final long networkBitsPerSecond;
 
-        State(Map<String, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
+        State(Map<Long, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
               long networkBitsPerSecond) {
             this.streams = streams;
             this.usedNsByDisk = usedNsByDisk;
@@ -292,8 +292,8 @@ public final class AdmissionController {
             this.networkBitsPerSecond = networkBitsPerSecond;
         }
 
-        State with(String streamId, Admitted admitted) {
-            Map<String, Admitted> newStreams = new HashMap<>(streams);
+        State with(long streamId, Admitted admitted) {
+            Map<Long, Admitted> newStreams = new HashMap<>(streams);
             newStreams.put(streamId, admitted);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, ns, Long::sum));
@@ -301,8 +301,8 @@ public final class AdmissionController {
                 networkBitsPerSecond + admitted.charge.networkBitsPerSecond);
         }
 
-        State without(String streamId) {
-            Map<String, Admitted> newStreams = new HashMap<>(streams);
+        State without(long streamId) {
+            Map<Long, Admitted> newStreams = new HashMap<>(streams);
             Admitted admitted = newStreams.remove(streamId);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, -ns, Long::sum));

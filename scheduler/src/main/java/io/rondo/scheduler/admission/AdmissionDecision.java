@@ -9,7 +9,7 @@ import java.util.Locale;
 public sealed interface AdmissionDecision {
 
     /** The stream asked about. */
-    String streamId();
+    long streamId();
 
     /** True for {@link Accept}. */
     boolean accepted();
@@ -49,7 +49,7 @@ public sealed interface AdmissionDecision {
      * @param streamId the stream
      * @param policy   the policy that judged it
      */
-    record Accept(String streamId, AdmissionPolicy policy) implements AdmissionDecision {
+    record Accept(long streamId, AdmissionPolicy policy) implements AdmissionDecision {
 
         @Override
         public boolean accepted() {
@@ -75,7 +75,7 @@ public sealed interface AdmissionDecision {
      * @param retryAfterSeconds when asking again may succeed: at least 1; 0 if it never will, the
      *                          stream alone being too much for the resource
      */
-    record Reject(String streamId, Resource resource, String disk, long needed, long available,
+    record Reject(long streamId, Resource resource, String disk, long needed, long available,
                   long retryAfterSeconds) implements AdmissionDecision {
 
         @Override

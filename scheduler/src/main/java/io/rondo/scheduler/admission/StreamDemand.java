@@ -18,12 +18,9 @@ import java.util.TreeMap;
  * @param duration how long the stream will play from now, or {@code null} if unknown (a live
  *                 source, or a client that may pause)
  */
-public record StreamDemand(String streamId, Map<String, DiskDemand> disks, Duration duration) {
+public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duration duration) {
 
     public StreamDemand {
-        if (streamId == null || streamId.isBlank()) {
-            throw new IllegalArgumentException("a stream needs an id");
-        }
         if (disks == null || disks.isEmpty()) {
             throw new IllegalArgumentException("stream " + streamId + " touches no disk");
         }
@@ -35,7 +32,7 @@ public record StreamDemand(String streamId, Map<String, DiskDemand> disks, Durat
     }
 
     /** A stream of unknown duration on one disk. */
-    public static StreamDemand onDisk(String streamId, String disk, DiskDemand demand) {
+    public static StreamDemand onDisk(long streamId, String disk, DiskDemand demand) {
         return new StreamDemand(streamId, Map.of(disk, demand), null);
     }
 
@@ -45,7 +42,7 @@ public record StreamDemand(String streamId, Map<String, DiskDemand> disks, Durat
      * a stream reads from one disk per round, but which disk in which round depends on its phase
      * against the others', so every disk it touches must be ready to serve it in any round.
      */
-    public static StreamDemand ofBitRates(String streamId, double averageBitsPerSecond, double peakBitsPerSecond,
+    public static StreamDemand ofBitRates(long streamId, double averageBitsPerSecond, double peakBitsPerSecond,
                                           Duration round, Collection<String> disks, Duration duration) {
         if (!(averageBitsPerSecond >= 0) || !(peakBitsPerSecond >= 0) || Double.isInfinite(peakBitsPerSecond)) {
             throw new IllegalArgumentException("bit rates must be finite and not negative, were "
@@ -62,7 +59,7 @@ public record StreamDemand(String streamId, Map<String, DiskDemand> disks, Durat
     }
 
     /** The same demand under another id: for admitting many identical streams. */
-    public StreamDemand withId(String newId) {
+    public StreamDemand withId(long newId) {
         return new StreamDemand(newId, disks, duration);
     }
 

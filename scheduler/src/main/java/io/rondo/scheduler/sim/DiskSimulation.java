@@ -159,7 +159,8 @@ public final class DiskSimulation implements ScheduleObserver {
     public void glitch(ContinuousRequest request, long glitchNs, boolean discarded) {
         if (request.deadlineNs() - warmupEndNs > 0) {
             measuredGlitches++;
-            glitchesByStream[request.streamId()]++;
+            // The simulator numbers its streams 0 .. continuousPerDisk - 1, so an id is also an index.
+            glitchesByStream[Math.toIntExact(request.streamId())]++;
         }
     }
 

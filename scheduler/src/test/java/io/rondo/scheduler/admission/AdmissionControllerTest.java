@@ -28,6 +28,21 @@ class AdmissionControllerTest {
     private static final long SECOND_NS = 1_000_000_000L;
     private static final DiskDemand VBR = new DiskDemand(100_000, 150_000);
     private static final AdmissionConfig CONFIG = AdmissionConfig.defaults().withRound(Duration.ofMillis(100));
+    /** Streams numbered 0, 1, 2, ... in the order admitted; these stand apart from them. */
+    private static final long NEW = 100;
+    private static final long LATE = 101;
+    private static final long LATER = 102;
+    private static final long NEVER_ADMITTED = 103;
+    private static final long BIG = 104;
+    private static final long HUGE = 105;
+    private static final long STRIPED = 106;
+    private static final long ANY = 107;
+    private static final long X = 108;
+    private static final long Y = 109;
+    /** The first of a second series of streams, 10, 11, ..., admitted beside 0, 1, 2, .... */
+    private static final long SECOND_SERIES = 10;
+    /** The first of the streams on the second disk alone, 20, 21, .... */
+    private static final long ON_D1 = 20;
 
     private final CachedNanoClock clock = new CachedNanoClock();
 
@@ -38,12 +53,12 @@ class AdmissionControllerTest {
         assertEquals(5, admitUntilRejected(AdmissionPolicy.ADM3));
 
         AdmissionController controller = controller(CONFIG);
-        StreamDemand stream = StreamDemand.onDisk("s", "d0", VBR);
+        StreamDemand stream = StreamDemand.onDisk(ANY, "d0", VBR);
         assertEquals(3, controller.capacity(AdmissionPolicy.ADM1, stream));
         assertEquals(4, controller.capacity(AdmissionPolicy.ADM2, stream));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, stream));
         // A CBR stream of 100,000 B: 18 ms on the min curve, 14 ms on the mean: 4, 5, 5.
-        StreamDemand cbr = StreamDemand.onDisk("c", "d0", DiskDemand.constant(100_000));
+        StreamDemand cbr = StreamDemand.onDisk(ANY, "d0", DiskDemand.constant(100_000));
         assertEquals(4, controller.capacity(AdmissionPolicy.ADM1, cbr));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM2, cbr));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, cbr));
@@ -53,9 +68,9 @@ class AdmissionControllerTest {
     @Test
     void aRejectionNamesTheDiskAndTheTimes() {
         AdmissionController controller = controller(CONFIG);
-        fill(controller, 4, null);
+        fill(controller, 0L, 4);
 
-        AdmissionDecision decision = controller.admit(stream("s4", null));
+        AdmissionDecision decision = controller.admit(stream(4L, null));
 
         Reject reject = assertInstanceOf(Reject.class, decision);
         assertFalse(reject.accepted());
@@ -67,45 +82,45 @@ class AdmissionControllerTest {
             + "95.0 ms of the 80.0 ms available"), reject.reason());
         assertEquals(CONFIG.defaultRetryAfterSeconds(), reject.retryAfterSeconds(),
             "no admitted stream's end is known: the default");
-        assertFalse(controller.isAdmitted("s4"));
+        assertFalse(controller.isAdmitted(4L));
         assertEquals(4, controller.admittedStreams());
     }
 
     /**
      * The round is 15 ms over; any one stream's 19 ms frees enough, so the wait is for the
-     * first known end: s1 ends 10 s after admission, and 4 s have passed.
+     * first known end: stream 1 ends 10 s after admission, and 4 s have passed.
      */
     @Test
     void retryAfterIsWhenEnoughAdmittedStreamsHaveEnded() {
         AdmissionController controller = controller(CONFIG);
-        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(30))).accepted());
-        assertTrue(controller.admit(stream("s1", Duration.ofSeconds(10))).accepted());
-        assertTrue(controller.admit(stream("s2", null)).accepted());
-        assertTrue(controller.admit(stream("s3", Duration.ofSeconds(20))).accepted());
+        assertTrue(controller.admit(stream(0L, Duration.ofSeconds(30))).accepted());
+        assertTrue(controller.admit(stream(1L, Duration.ofSeconds(10))).accepted());
+        assertTrue(controller.admit(stream(2L, null)).accepted());
+        assertTrue(controller.admit(stream(3L, Duration.ofSeconds(20))).accepted());
         clock.advance(4 * SECOND_NS);
 
-        Reject reject = assertInstanceOf(Reject.class, controller.decide(stream("new", null)));
+        Reject reject = assertInstanceOf(Reject.class, controller.decide(stream(NEW, null)));
         assertEquals(6, reject.retryAfterSeconds());
         assertTrue(reject.reason().endsWith("retry after 6 s"), reject.reason());
 
-        // Past s1's end (it has not been released yet) the answer is the least wait, 1 s.
+        // Past stream 1's end (it has not been released yet) the answer is the least wait, 1 s.
         clock.advance(7 * SECOND_NS);
-        assertEquals(1, ((Reject) controller.decide(stream("new", null))).retryAfterSeconds());
+        assertEquals(1, ((Reject) controller.decide(stream(NEW, null))).retryAfterSeconds());
     }
 
-    /** A stream needing two others to end waits for the second: s3 (20 s), not s1 (10 s). */
+    /** A stream needing two others to end waits for the second: stream 3 (20 s), not stream 1 (10 s). */
     @Test
     void retryAfterCountsTheStreamsThatMustEnd() {
         AdmissionController controller = controller(CONFIG.withPolicy(AdmissionPolicy.ADM3));
         // Five ADM3 streams take 5 * 14 = 70 ms; a CBR newcomer of 300,000 B costs 4 + 30 = 34 ms:
         // 104 ms, 24 ms over, so two 14 ms streams must end.
-        String[] ids = {"s0", "s1", "s2", "s3", "s4"};
+        long[] ids = {0L, 1L, 2L, 3L, 4L};
         Duration[] durations = {null, Duration.ofSeconds(10), null, Duration.ofSeconds(20), Duration.ofSeconds(40)};
         for (int i = 0; i < ids.length; i++) {
             assertTrue(controller.admit(stream(ids[i], durations[i])).accepted());
         }
 
-        StreamDemand big = StreamDemand.onDisk("big", "d0", DiskDemand.constant(300_000));
+        StreamDemand big = StreamDemand.onDisk(BIG, "d0", DiskDemand.constant(300_000));
         Reject reject = assertInstanceOf(Reject.class, controller.decide(big));
         assertEquals(104 * MS, reject.needed(), 5_000);
         assertEquals(20, reject.retryAfterSeconds());
@@ -116,7 +131,7 @@ class AdmissionControllerTest {
         AdmissionController controller = controller(CONFIG);
         // 1,000,000 B: 4 ms of access and 100 ms of transfer, more than the 80 ms a round has.
         Reject reject = assertInstanceOf(Reject.class,
-            controller.admit(StreamDemand.onDisk("huge", "d0", DiskDemand.constant(1_000_000))));
+            controller.admit(StreamDemand.onDisk(HUGE, "d0", DiskDemand.constant(1_000_000))));
 
         assertFalse(reject.retryable());
         assertEquals(0, reject.retryAfterSeconds());
@@ -126,18 +141,18 @@ class AdmissionControllerTest {
     @Test
     void releaseMakesRoomAgain() {
         AdmissionController controller = controller(CONFIG);
-        fill(controller, 4, null);
-        assertFalse(controller.admit(stream("late", null)).accepted());
+        fill(controller, 0L, 4);
+        assertFalse(controller.admit(stream(LATE, null)).accepted());
 
-        assertTrue(controller.release("s2"));
-        assertFalse(controller.release("s2"), "released twice");
-        assertFalse(controller.release("never"));
+        assertTrue(controller.release(2L));
+        assertFalse(controller.release(2L), "released twice");
+        assertFalse(controller.release(NEVER_ADMITTED));
         assertEquals(3, controller.admittedStreams("d0"));
 
-        assertTrue(controller.admit(stream("late", null)).accepted());
-        assertFalse(controller.admit(stream("later", null)).accepted());
+        assertTrue(controller.admit(stream(LATE, null)).accepted());
+        assertFalse(controller.admit(stream(LATER, null)).accepted());
         // Everyone leaves: nothing is held.
-        for (String id : List.of("s0", "s1", "s3", "late")) {
+        for (long id : List.of(0L, 1L, 3L, LATE)) {
             assertTrue(controller.release(id));
         }
         assertEquals(0, controller.committedNs("d0"));
@@ -167,11 +182,11 @@ class AdmissionControllerTest {
     @Test
     void bufferMemoryLimitsAdmission() {
         AdmissionController controller = controller(CONFIG.withBufferCeilingBytes(1_000_000));
-        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(8))).accepted());
-        fill(controller, 2, "t");
+        assertTrue(controller.admit(stream(0L, Duration.ofSeconds(8))).accepted());
+        fill(controller, SECOND_SERIES, 2);
         assertEquals(900_000, controller.bufferBytesInUse());
 
-        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s3", null)));
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(3L, null)));
         assertEquals(Resource.BUFFER_MEMORY, reject.resource());
         assertNull(reject.disk());
         assertEquals(300_000, reject.needed());
@@ -179,12 +194,12 @@ class AdmissionControllerTest {
         assertTrue(reject.reason().contains("buffer-memory: needs 300000 bytes, 100000 free"), reject.reason());
         assertTrue(reject.reason().contains("raise buffers.ceiling in rondo.yaml")
             && reject.reason().contains("RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize="), "says how: " + reject.reason());
-        assertEquals(8, reject.retryAfterSeconds(), "s0's end frees enough buffer memory");
-        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream("any", null)),
+        assertEquals(8, reject.retryAfterSeconds(), "stream 0's end frees enough buffer memory");
+        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream(ANY, null)),
             "capacity counts buffer memory too");
 
-        controller.release("t0");
-        assertTrue(controller.admit(stream("s3", null)).accepted());
+        controller.release(SECOND_SERIES);
+        assertTrue(controller.admit(stream(3L, null)).accepted());
     }
 
     /**
@@ -195,19 +210,19 @@ class AdmissionControllerTest {
     @Test
     void theNetworkAdmitsUpToItsCapacityExactly() {
         AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(36_000_000));
-        assertTrue(controller.admit(stream("s0", Duration.ofSeconds(6))).accepted());
-        fill(controller, 2, "t");
+        assertTrue(controller.admit(stream(0L, Duration.ofSeconds(6))).accepted());
+        fill(controller, SECOND_SERIES, 2);
         assertEquals(36_000_000, controller.networkBitsPerSecondInUse(), "at capacity, and admitted");
 
-        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s3", null)));
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(3L, null)));
         assertEquals(Resource.NETWORK, reject.resource());
         assertNull(reject.disk());
         assertEquals(48_000_000, reject.needed());
         assertEquals(36_000_000, reject.available());
         assertTrue(reject.reason().contains("network: the streams with this one added would send 48.0 Mbit/s, past "
             + "the 36.0 Mbit/s of network.capacity in rondo.yaml"), reject.reason());
-        assertEquals(6, reject.retryAfterSeconds(), "s0's end frees enough of the link");
-        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream("any", null)),
+        assertEquals(6, reject.retryAfterSeconds(), "stream 0's end frees enough of the link");
+        assertEquals(3, controller.capacity(AdmissionPolicy.ADM2, stream(ANY, null)),
             "capacity counts the network too");
         assertEquals(36_000_000, controller.networkBitsPerSecondInUse(), "a refused stream is charged nothing");
     }
@@ -216,9 +231,9 @@ class AdmissionControllerTest {
     @Test
     void theNetworkRefusesJustPastItsCapacity() {
         AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(35_999_999));
-        fill(controller, 2, null);
+        fill(controller, 0L, 2);
 
-        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s2", null)));
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(2L, null)));
         assertEquals(Resource.NETWORK, reject.resource());
         assertEquals(36_000_000, reject.needed());
         assertEquals(AdmissionConfig.DEFAULT_RETRY_AFTER_SECONDS, reject.retryAfterSeconds(),
@@ -228,13 +243,13 @@ class AdmissionControllerTest {
     @Test
     void releasingAStreamFreesItsShareOfTheNetwork() {
         AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(36_000_000));
-        fill(controller, 3, null);
-        assertFalse(controller.admit(stream("s3", null)).accepted());
+        fill(controller, 0L, 3);
+        assertFalse(controller.admit(stream(3L, null)).accepted());
 
-        assertTrue(controller.release("s1"));
+        assertTrue(controller.release(1L));
 
         assertEquals(24_000_000, controller.networkBitsPerSecondInUse());
-        assertTrue(controller.admit(stream("s3", null)).accepted());
+        assertTrue(controller.admit(stream(3L, null)).accepted());
         assertEquals(36_000_000, controller.networkBitsPerSecondInUse());
     }
 
@@ -253,7 +268,7 @@ class AdmissionControllerTest {
 
         AdmissionController striped = new AdmissionController(Map.of("d0", new SmallDisk(), "d1", new SmallDisk()),
             CONFIG.withPolicy(AdmissionPolicy.ADM3), clock);
-        assertTrue(striped.admit(new StreamDemand("s", Map.of("d0", VBR, "d1", new DiskDemand(50_000, 150_000)),
+        assertTrue(striped.admit(new StreamDemand(0L, Map.of("d0", VBR, "d1", new DiskDemand(50_000, 150_000)),
             null)).accepted());
         assertEquals(8_000_000, striped.networkBitsPerSecondInUse(), "the larger average, counted though unlimited");
     }
@@ -263,7 +278,7 @@ class AdmissionControllerTest {
     void aStreamFasterThanTheLinkNeverFits() {
         AdmissionController controller = controller(CONFIG.withNetworkBitsPerSecond(10_000_000));
 
-        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream("s0", null)));
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(0L, null)));
 
         assertEquals(Resource.NETWORK, reject.resource());
         assertFalse(reject.retryable());
@@ -276,15 +291,15 @@ class AdmissionControllerTest {
         AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk(), "d1", new SmallDisk()),
             CONFIG, clock);
         for (int i = 0; i < 4; i++) {
-            assertTrue(controller.admit(StreamDemand.onDisk("on-d1-" + i, "d1", VBR)).accepted());
+            assertTrue(controller.admit(StreamDemand.onDisk(ON_D1 + i, "d1", VBR)).accepted());
         }
-        StreamDemand striped = new StreamDemand("striped", Map.of("d0", VBR, "d1", VBR), null);
+        StreamDemand striped = new StreamDemand(STRIPED, Map.of("d0", VBR, "d1", VBR), null);
 
         Reject reject = assertInstanceOf(Reject.class, controller.admit(striped));
         assertEquals("d1", reject.disk());
         assertEquals(0, controller.committedNs("d0"), "a rejected stream reserves nothing, on any disk");
 
-        controller.release("on-d1-0");
+        controller.release(ON_D1);
         assertTrue(controller.admit(striped).accepted());
         assertEquals(controller.committedNs("d1") / 4, controller.committedNs("d0"));
         assertEquals(300_000 * 4, controller.bufferBytesInUse(), "one stream, one pair of buffers, however striped");
@@ -293,34 +308,34 @@ class AdmissionControllerTest {
     @Test
     void decideReservesNothing() {
         AdmissionController controller = controller(CONFIG);
-        fill(controller, 3, null);
+        fill(controller, 0L, 3);
 
-        assertTrue(controller.decide(stream("x", null)).accepted());
-        assertTrue(controller.decide(stream("y", null)).accepted());
-        assertTrue(controller.admit(stream("x", null)).accepted());
-        assertFalse(controller.decide(stream("y", null)).accepted());
+        assertTrue(controller.decide(stream(X, null)).accepted());
+        assertTrue(controller.decide(stream(Y, null)).accepted());
+        assertTrue(controller.admit(stream(X, null)).accepted());
+        assertFalse(controller.decide(stream(Y, null)).accepted());
     }
 
     @Test
     void misuseIsRefusedWithTheReason() {
         AdmissionController controller = controller(CONFIG);
-        assertTrue(controller.admit(stream("s0", null)).accepted());
+        assertTrue(controller.admit(stream(0L, null)).accepted());
 
         IllegalStateException twice = assertThrows(IllegalStateException.class,
-            () -> controller.admit(stream("s0", null)));
+            () -> controller.admit(stream(0L, null)));
         assertTrue(twice.getMessage().contains("already admitted"), twice.getMessage());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-            () -> controller.admit(StreamDemand.onDisk("s1", "d9", VBR)));
+            () -> controller.admit(StreamDemand.onDisk(1L, "d9", VBR)));
         assertTrue(unknown.getMessage().contains("'d9'") && unknown.getMessage().contains("[d0]"),
             unknown.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new DiskDemand(200, 100));
-        assertThrows(IllegalArgumentException.class, () -> new StreamDemand("s", Map.of(), null));
+        assertThrows(IllegalArgumentException.class, () -> new StreamDemand(0L, Map.of(), null));
     }
 
     /** 6.4 Mbit/s for a 1 s round is an 800,000-byte fragment on every disk the stream touches. */
     @Test
     void aStreamCanBeDeclaredByItsBitRates() {
-        StreamDemand demand = StreamDemand.ofBitRates("s", 6.4e6, 9.6e6, Duration.ofSeconds(1), List.of("b", "a"),
+        StreamDemand demand = StreamDemand.ofBitRates(0L, 6.4e6, 9.6e6, Duration.ofSeconds(1), List.of("b", "a"),
             Duration.ofMinutes(90));
 
         assertEquals(List.of("a", "b"), List.copyOf(demand.disks().keySet()));
@@ -335,17 +350,17 @@ class AdmissionControllerTest {
 
     private static int admitUntilRejected(AdmissionController controller) {
         int admitted = 0;
-        while (controller.admit(StreamDemand.onDisk("s" + admitted, "d0", VBR)).accepted()) {
+        while (controller.admit(StreamDemand.onDisk(admitted, "d0", VBR)).accepted()) {
             admitted++;
             assertTrue(controller.committedNs("d0") <= controller.config().continuousNs());
         }
         return admitted;
     }
 
-    private static void fill(AdmissionController controller, int streams, String prefix) {
-        for (int i = 0; i < streams; i++) {
-            String id = (prefix == null ? "s" : prefix) + i;
-            assertTrue(controller.admit(stream(id, null)).accepted(), id);
+    /** Admits {@code streams} streams of unknown duration, numbered from {@code first}. */
+    private static void fill(AdmissionController controller, long first, int streams) {
+        for (long id = first; id < first + streams; id++) {
+            assertTrue(controller.admit(stream(id, null)).accepted(), "stream " + id);
         }
     }
 
@@ -353,7 +368,7 @@ class AdmissionControllerTest {
         return new AdmissionController(Map.of("d0", new SmallDisk()), config, clock);
     }
 
-    private static StreamDemand stream(String id, Duration duration) {
+    private static StreamDemand stream(long id, Duration duration) {
         return new StreamDemand(id, Map.of("d0", VBR), duration);
     }
 }

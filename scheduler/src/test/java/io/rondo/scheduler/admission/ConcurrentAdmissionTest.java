@@ -30,13 +30,12 @@ class ConcurrentAdmissionTest {
             AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk(),
                 "d1", new SmallDisk()), CONFIG);
             AtomicInteger accepted = new AtomicInteger();
-            int trialNumber = trial;
             runTogether(thread -> {
                 for (int i = 0; i < 10; i++) {
                     // Half the streams are striped over both disks, half sit on one of them.
                     Map<String, DiskDemand> disks = i % 2 == 0 ? Map.of("d0", VBR, "d1", VBR)
                         : Map.of(thread % 2 == 0 ? "d0" : "d1", VBR);
-                    if (controller.admit(new StreamDemand(trialNumber + "-" + thread + "-" + i, disks, null))
+                    if (controller.admit(new StreamDemand(streamId(thread, i), disks, null))
                         .accepted()) {
                         accepted.incrementAndGet();
                     }
@@ -59,7 +58,7 @@ class ConcurrentAdmissionTest {
         AtomicInteger accepted = new AtomicInteger();
         runTogether(thread -> {
             for (int i = 0; i < 2_000; i++) {
-                String id = thread + "-" + i;
+                long id = streamId(thread, i);
                 if (controller.admit(StreamDemand.onDisk(id, "d0", VBR)).accepted()) {
                     accepted.incrementAndGet();
                     int admitted = controller.admittedStreams("d0");
@@ -74,6 +73,11 @@ class ConcurrentAdmissionTest {
         assertEquals(0, controller.admittedStreams());
         assertEquals(0, controller.committedNs("d0"));
         assertEquals(0, controller.bufferBytesInUse());
+    }
+
+    /** The id of {@code thread}'s {@code i}-th stream: unique across threads. */
+    private static long streamId(int thread, int i) {
+        return thread * 1_000_000L + i;
     }
 
     private interface Body {

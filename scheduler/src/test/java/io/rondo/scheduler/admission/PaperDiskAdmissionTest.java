@@ -54,10 +54,10 @@ class PaperDiskAdmissionTest {
         int[] admitted = new int[AdmissionPolicy.values().length];
         for (AdmissionPolicy policy : AdmissionPolicy.values()) {
             AdmissionController controller = controller(CONFIG.withPolicy(policy));
-            while (controller.admit(StreamDemand.onDisk("s" + admitted[policy.ordinal()], "disk", VBR)).accepted()) {
+            while (controller.admit(StreamDemand.onDisk(admitted[policy.ordinal()], "disk", VBR)).accepted()) {
                 admitted[policy.ordinal()]++;
             }
-            assertEquals(controller.capacity(policy, StreamDemand.onDisk("any", "disk", VBR)),
+            assertEquals(controller.capacity(policy, StreamDemand.onDisk(0L, "disk", VBR)),
                 admitted[policy.ordinal()], policy.label());
         }
         assertTrue(admitted[0] < admitted[1] && admitted[1] <= admitted[2], Arrays.toString(admitted));
@@ -76,9 +76,9 @@ class PaperDiskAdmissionTest {
      */
     @Test
     void theSimulatorShowsNoGlitchesAtAdm2sCapacity() {
-        int capacity = controller(CONFIG).capacity(AdmissionPolicy.ADM2, StreamDemand.onDisk("s", "disk", VBR));
+        int capacity = controller(CONFIG).capacity(AdmissionPolicy.ADM2, StreamDemand.onDisk(0L, "disk", VBR));
         int capacityWithoutReserve = controller(CONFIG.withDiscreteReserve(0))
-            .capacity(AdmissionPolicy.ADM2, StreamDemand.onDisk("s", "disk", VBR));
+            .capacity(AdmissionPolicy.ADM2, StreamDemand.onDisk(0L, "disk", VBR));
         assertEquals(5, capacity);
         assertEquals(6, capacityWithoutReserve);
 
@@ -103,7 +103,7 @@ class PaperDiskAdmissionTest {
 
     private static void assertCapacities(AdmissionConfig config, DiskDemand demand, int adm1, int adm2, int adm3) {
         AdmissionController controller = controller(config);
-        StreamDemand stream = StreamDemand.onDisk("s", "disk", demand);
+        StreamDemand stream = StreamDemand.onDisk(0L, "disk", demand);
         assertEquals(adm1, controller.capacity(AdmissionPolicy.ADM1, stream), "adm1");
         assertEquals(adm2, controller.capacity(AdmissionPolicy.ADM2, stream), "adm2");
         assertEquals(adm3, controller.capacity(AdmissionPolicy.ADM3, stream), "adm3");

@@ -58,7 +58,7 @@ class DiskExecutorTest {
     }
 
     private ContinuousRequest continuous(long id, int cylinder, long size) {
-        ContinuousRequest request = new ContinuousRequest(id, (int) id, paper.positionOfCylinder(cylinder), size);
+        ContinuousRequest request = new ContinuousRequest(id, id, paper.positionOfCylinder(cylinder), size);
         request.knownRotationNs(0);
         request.attach(new IoTask(null, 0, (int) size, BufferPool.NO_STREAM, recorder));
         return request;

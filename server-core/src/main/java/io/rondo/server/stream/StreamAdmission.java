@@ -45,7 +45,7 @@ final class StreamAdmission {
      * A stream's demand per disk (papers/000 Section 2.3): per round, the mean and the largest
      * fragment it reads there, from the media's demand per file of its placement.
      */
-    static StreamDemand demand(MediaObject object, String streamId) {
+    static StreamDemand demand(MediaObject object, long streamId) {
         Map<String, DiskDemand> perDisk = new HashMap<>();
         Map<String, Integer> counts = new HashMap<>();
         object.media().demandByFile().forEach((file, need) -> {

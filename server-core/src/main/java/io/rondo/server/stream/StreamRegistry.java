@@ -9,7 +9,6 @@ import io.rondo.scheduler.exec.RoundClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class StreamRegistry implements RoundClock.RoundPlan {
 
     private final List<StreamSession> streams = new CopyOnWriteArrayList<>();
-    private final AtomicInteger ids = new AtomicInteger();
+    private final AtomicLong ids = new AtomicLong();
     private final AtomicLong requestIds = new AtomicLong(1L << 40);
     private final AtomicLong glitches = new AtomicLong();
 
@@ -45,7 +44,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
         initSegments.put(object.id(), new InitSegment(object.etag(), bytes));
     }
 
-    int nextId() {
+    long nextId() {
         return ids.incrementAndGet();
     }
 

@@ -69,7 +69,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private final Outbox outbox = new Outbox();
 
     private ChannelHandlerContext ctx;
-    private int id;
+    private long id;
     private Directory.Lease lease;
     private volatile DiskRuntime.Prepared prepared;
     private volatile RoundPlan roundPlan;
@@ -170,7 +170,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         id = registry.nextId();
-        AdmissionDecision decision = admission.admit(StreamAdmission.demand(object, Integer.toString(id)));
+        AdmissionDecision decision = admission.admit(StreamAdmission.demand(object, id));
         if (decision instanceof AdmissionDecision.Reject no) {
             found.get().close();
             reject(switch (no.resource()) {
@@ -181,7 +181,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         if (!disks.buffers().reserveStream(id, (int) Math.max(1, peak) + 2 * DiskIo.ALIGNMENT)) {
-            admission.release(Integer.toString(id));
+            admission.release(id);
             found.get().close();
             reject(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment buffers: "
                 + "raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
@@ -441,7 +441,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         sender.forget(this);
         outbox.clear();
         if (admitted) {
-            admission.release(Integer.toString(id));
+            admission.release(id);
             disks.buffers().releaseStream(id);
             lease.close();
             LOG.info("stream {} of {} ended{}: {} bytes, {} glitches, initial latency {} ms", id,
