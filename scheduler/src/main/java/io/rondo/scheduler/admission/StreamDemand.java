@@ -58,11 +58,6 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
         return new StreamDemand(streamId, byDisk, duration);
     }
 
-    /** The same demand under another id: for admitting many identical streams. */
-    public StreamDemand withId(long newId) {
-        return new StreamDemand(newId, disks, duration);
-    }
-
     /** The same demand with a known duration. */
     public StreamDemand withDuration(Duration newDuration) {
         return new StreamDemand(streamId, disks, newDuration);
