@@ -239,7 +239,7 @@ class PlayerBrowserTest {
         assertTrue(text("overlay-detail").contains("buffer of 1024 bytes"), text("overlay-detail"));
         assertEquals("", text("overlay-countdown"), "no countdown: retrying cannot help");
         assertTrue(browser.findElement(By.id("overlay-retry")).getAttribute("hidden") != null, "no retry offered");
-        assertEquals("1 kB/s, 1.0 KiB buffer (set by the address)", text("stat-profile"));
+        assertEquals("1.0 KiB/s, 1.0 KiB buffer (set by the address)", text("stat-profile"));
     }
 
     @Test

@@ -1,7 +1,8 @@
 // Rondo stream protocol, version 1, for the browser: the frames of docs/stream-protocol.md, each
 // one binary WebSocket message. Encoders for what a client sends, a checking decoder for what a
 // server sends. The Java codec (io.rondo.client.protocol) is the reference; the browser test runs
-// the specification's hex examples through this file too.
+// the specification's hex examples through this file too, and its unit tests
+// (src/test/js/protocol.test.mjs) each malformed frame.
 
 export const VERSION = 1;
 export const MAGIC = 0x52;

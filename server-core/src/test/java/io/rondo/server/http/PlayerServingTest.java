@@ -61,7 +61,7 @@ class PlayerServingTest {
             "/videos/clip 1.webm", null, 0), c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "text"), "/docs/a.txt",
             null, 0), c -> { });
-        assertEquals(5, PlayerFiles.install(library).size(), "the player's five files go into a new library");
+        assertEquals(16, PlayerFiles.install(library).size(), "the player's sixteen files go into a new library");
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
             DiskIo.best(), Function.identity()).start();

@@ -1,0 +1,125 @@
+// Media Source Extensions: the clip's MediaSource behind the video element, and its SourceBuffer
+// fed one append, offset or removal at a time (a SourceBuffer takes one change while it is not
+// updating). What to append and what to drop is the player's; this only queues and feeds.
+
+import { rangesOf } from './buffer.js';
+
+export class SourceFeed {
+  #video;
+  #mediaSource = null;
+  #sourceBuffer = null;
+  #queue = [];
+  #idle;
+  #quotaExceeded;
+  #failed;
+
+  /**
+   * idle() is called whenever the queue runs empty, quotaExceeded() when the browser refuses an
+   * append for want of room (the append is retried next), failed(title, text) on any other fault.
+   */
+  constructor(video, { idle, quotaExceeded, failed }) {
+    this.#video = video;
+    this.#idle = idle;
+    this.#quotaExceeded = quotaExceeded;
+    this.#failed = failed;
+  }
+
+  /** Opens a MediaSource of durationS on the video element; resolves once it can take buffers. */
+  open(durationS) {
+    return new Promise((resolve) => {
+      const mediaSource = new MediaSource();
+      this.#mediaSource = mediaSource;
+      mediaSource.addEventListener('sourceopen', () => {
+        mediaSource.duration = durationS;
+        resolve();
+      }, { once: true });
+      this.#video.src = URL.createObjectURL(mediaSource);
+    });
+  }
+
+  get attached() {
+    return this.#sourceBuffer !== null;
+  }
+
+  /** Adds the SourceBuffer for a MIME type with codecs; throws if the browser refuses it. */
+  attach(type) {
+    this.#sourceBuffer = this.#mediaSource.addSourceBuffer(type);
+    this.#sourceBuffer.addEventListener('updateend', () => this.pump());
+    this.#sourceBuffer.addEventListener('error', () => this.#failed('The clip could not be decoded',
+      'The browser\'s decoder refused a fragment of this clip.'));
+  }
+
+  /** True for byte streams without timestamps (MP3), which are placed by an offset. */
+  get placedByOffset() {
+    return this.#sourceBuffer.mode === 'sequence';
+  }
+
+  append(bytes) {
+    this.#queue.push({ kind: 'append', bytes });
+  }
+
+  /** Places what is appended next at seconds. */
+  offset(seconds) {
+    this.#queue.push({ kind: 'offset', seconds });
+  }
+
+  /** Removes start to end seconds before anything else queued. */
+  remove(start, end) {
+    this.#queue.unshift({ kind: 'remove', start, end });
+    this.pump();
+  }
+
+  /** Forgets the appends (and offsets) not yet made: after a seek they are of the old position. */
+  dropQueuedAppends() {
+    this.#queue = this.#queue.filter((item) => item.kind === 'remove');
+  }
+
+  /** Nothing queued and nothing being appended. */
+  get settled() {
+    return this.#queue.length === 0 && this.#sourceBuffer !== null && !this.#sourceBuffer.updating;
+  }
+
+  /** What the SourceBuffer holds, [{ start, end }] seconds. */
+  get ranges() {
+    return this.#sourceBuffer ? rangesOf(this.#sourceBuffer.buffered) : [];
+  }
+
+  /** Tells the MediaSource that no more media comes; false if it is not open to be told. */
+  endOfStream() {
+    if (this.#mediaSource.readyState !== 'open') {
+      return false;
+    }
+    this.#mediaSource.endOfStream();
+    return true;
+  }
+
+  /** Feeds the SourceBuffer the next queued change, or reports the queue idle. */
+  pump() {
+    const buffer = this.#sourceBuffer;
+    if (!buffer || buffer.updating || this.#mediaSource.readyState === 'closed') {
+      return;
+    }
+    const item = this.#queue.shift();
+    if (!item) {
+      this.#idle();
+      return;
+    }
+    try {
+      if (item.kind === 'append') {
+        buffer.appendBuffer(item.bytes);
+      } else if (item.kind === 'offset') {
+        buffer.timestampOffset = item.seconds;
+        this.pump();
+      } else {
+        buffer.remove(item.start, item.end);
+      }
+    } catch (e) {
+      if (e.name === 'QuotaExceededError' && item.kind === 'append') {
+        this.#queue.unshift(item);
+        this.#quotaExceeded();
+        return;
+      }
+      this.#failed('The clip could not be buffered', e.message);
+    }
+  }
+}
