@@ -44,6 +44,8 @@ import java.util.Locale;
 public final class ThroughputModel {
 
     private static final double NS_PER_MS = 1e6;
+    /** Bytes in a MiB: byte rates are printed in MiB/s. */
+    private static final double MIB = 1 << 20;
     /** Positions sampled to average a model's transfer rate and seek over the disk. */
     private static final int SAMPLES = 4096;
     /** A transfer long enough that rounding to whole nanoseconds does not show in a rate. */
@@ -184,8 +186,8 @@ public final class ThroughputModel {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%s (%s): mean access %.3f ms, worst access %.3f ms, %.2f MB/s mean, "
-                + "%.2f MB/s slowest zone", name, measured() ? "measured curves" : "modelled curves",
-            meanAccessNs / NS_PER_MS, worstAccessNs / NS_PER_MS, 1e3 / meanNsPerByte, 1e3 / worstNsPerByte);
+        return String.format(Locale.ROOT, "%s (%s): mean access %.3f ms, worst access %.3f ms, %.2f MiB/s mean, "
+                + "%.2f MiB/s slowest zone", name, measured() ? "measured curves" : "modelled curves",
+            meanAccessNs / NS_PER_MS, worstAccessNs / NS_PER_MS, 1e9 / meanNsPerByte / MIB, 1e9 / worstNsPerByte / MIB);
     }
 }

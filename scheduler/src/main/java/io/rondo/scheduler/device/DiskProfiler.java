@@ -456,12 +456,12 @@ public final class DiskProfiler {
             int reads = rows.stream().mapToInt(Row::reads).sum();
             return String.format(Locale.ROOT, "Measured by 'rondo profile' at %s on %s (%s, %s): %d random O_DIRECT "
                     + "reads of %s to %s (%s reader) over a %d MiB test file in %s. Service time fitted "
-                    + "as t(s) = a + s/R by least squares on each size's mean time: a = %.3f ms, R = %.1f MB/s. Any "
+                    + "as t(s) = a + s/R by least squares on each size's mean time: a = %.3f ms, R = %.1f MiB/s. Any "
                     + "move costs a; revolutionMs is the slowest read's extra access time (a_max - a), so seek + "
                     + "rotation + transfer bounds every read measured. Cylinders are bands of the test file.",
                 measuredAt, device.name(), device.id(), device.rotational() ? "rotational" : "non-rotational", reads,
                 size(rows.get(0).ioBytes()), size(rows.get(rows.size() - 1).ioBytes()), reader, fileBytes >> 20, dir,
-                fit.accessMs(), fit.transferBytesPerSecond() / 1e6);
+                fit.accessMs(), fit.transferBytesPerSecond() / (1 << 20));
         }
 
         private static String size(int bytes) {

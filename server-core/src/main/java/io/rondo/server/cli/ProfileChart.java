@@ -37,7 +37,7 @@ final class ProfileChart {
             .title("Disk throughput vs. IO size: " + result.device().name() + " (" + result.device().id() + "), "
                 + ByteSizes.format(result.fileBytes()) + " test file, " + result.reader() + " reader")
             .xAxisTitle("IO size (log2 scale)")
-            .yAxisTitle("throughput [MB/s]")
+            .yAxisTitle("throughput [MiB/s]")
             .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setxAxisTickLabelsFormattingFunction(ProfileChart::sizeLabel);
@@ -49,9 +49,10 @@ final class ProfileChart {
         addCurve(chart, "mean", x, rows, DiskProfiler.Row::meanMBps);
         addCurve(chart, "min", x, rows, DiskProfiler.Row::minMBps);
         DiskProfiler.Fit fit = result.fit();
-        double[] model = rows.stream().mapToDouble(row -> row.ioBytes() / 1e3 / fit.serviceMs(row.ioBytes())).toArray();
-        XYSeries fitted = chart.addSeries(String.format(Locale.ROOT, "fit: a = %.3f ms, R = %.0f MB/s",
-            fit.accessMs(), fit.transferBytesPerSecond() / 1e6), x, model);
+        double[] model = rows.stream()
+            .mapToDouble(row -> row.ioBytes() * 1e3 / ByteSizes.MIB / fit.serviceMs(row.ioBytes())).toArray();
+        XYSeries fitted = chart.addSeries(String.format(Locale.ROOT, "fit: a = %.3f ms, R = %.0f MiB/s",
+            fit.accessMs(), fit.transferBytesPerSecond() / ByteSizes.MIB), x, model);
         fitted.setMarker(SeriesMarkers.NONE);
         fitted.setLineStyle(SeriesLines.DASH_DASH);
         try {
@@ -65,7 +66,8 @@ final class ProfileChart {
 
     private static void addCurve(XYChart chart, String name, double[] x, List<DiskProfiler.Row> rows,
                                  ToDoubleFunction<DiskProfiler.Row> mbps) {
-        chart.addSeries(name, x, rows.stream().mapToDouble(mbps).toArray()).setMarker(SeriesMarkers.CIRCLE);
+        chart.addSeries(name, x, rows.stream().mapToDouble(row -> ProfileCommand.mibps(mbps.applyAsDouble(row)))
+            .toArray()).setMarker(SeriesMarkers.CIRCLE);
     }
 
     private static double log2(long value) {

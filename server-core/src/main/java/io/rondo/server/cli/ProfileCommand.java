@@ -123,18 +123,23 @@ final class ProfileCommand implements Callable<Integer> {
         return json.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + ".png");
     }
 
+    /** A profile's throughput, stored in MB/s (10^6 bytes a second, its file format), for people in MiB/s. */
+    static double mibps(double megabytesPerSecond) {
+        return megabytesPerSecond * 1e6 / ByteSizes.MIB;
+    }
+
     private static void print(DiskProfiler.Result result, PrintWriter out) {
-        out.printf(Locale.ROOT, "%n%9s %6s %10s %10s %10s %9s %9s %10s%n", "IO size", "reads", "min MB/s",
-            "mean MB/s", "max MB/s", "mean ms", "max ms", "access ms");
+        out.printf(Locale.ROOT, "%n%9s %6s %10s %10s %10s %9s %9s %10s%n", "IO size", "reads", "min MiB/s",
+            "mean MiB/s", "max MiB/s", "mean ms", "max ms", "access ms");
         for (DiskProfiler.Row row : result.rows()) {
             out.printf(Locale.ROOT, "%9s %6d %10.1f %10.1f %10.1f %9.3f %9.3f %10.3f%n",
-                ByteSizes.format(row.ioBytes()), row.reads(), row.minMBps(), row.meanMBps(), row.maxMBps(),
-                row.meanMs(), row.maxMs(), row.meanAccessMs());
+                ByteSizes.format(row.ioBytes()), row.reads(), mibps(row.minMBps()), mibps(row.meanMBps()),
+                mibps(row.maxMBps()), row.meanMs(), row.maxMs(), row.meanAccessMs());
         }
         DiskProfiler.Fit fit = result.fit();
-        out.printf(Locale.ROOT, "%nFit: t(s) = a + s/R, a = %.3f ms (mean access), R = %.1f MB/s (transfer); "
-                + "a_max = %.3f ms bounds every read measured%n", fit.accessMs(), fit.transferBytesPerSecond() / 1e6,
-            fit.accessMaxMs());
+        out.printf(Locale.ROOT, "%nFit: t(s) = a + s/R, a = %.3f ms (mean access), R = %.1f MiB/s (transfer); "
+                + "a_max = %.3f ms bounds every read measured%n", fit.accessMs(),
+            fit.transferBytesPerSecond() / ByteSizes.MIB, fit.accessMaxMs());
         out.printf(Locale.ROOT, "%d reads in %.1f s, the test file written and deleted%n",
             result.rows().stream().mapToInt(DiskProfiler.Row::reads).sum(), result.seconds());
     }

@@ -5,6 +5,9 @@ import java.util.Locale;
 /** Byte sizes as people write them on a command line: {@code 4096}, {@code 64K}, {@code 256M}, {@code 2G}. */
 public final class ByteSizes {
 
+    /** Bytes in a MiB: byte rates are printed in MiB/s, as sizes are in MiB. */
+    public static final double MIB = 1 << 20;
+
     private ByteSizes() {
     }
 

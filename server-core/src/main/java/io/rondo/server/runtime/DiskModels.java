@@ -5,6 +5,7 @@ import io.rondo.scheduler.device.DeviceInfo;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.ByteSizes;
 import io.rondo.server.config.RondoConfig;
 
 import java.io.IOException;
@@ -202,8 +203,8 @@ public final class DiskModels {
     }
 
     private static String figures(DiskProfile.Measurement measurement) {
-        return String.format(Locale.ROOT, "%.0f MB/s sequential, %.3g ms access",
-            measurement.transferBytesPerSecond() / 1e6, measurement.accessMs());
+        return String.format(Locale.ROOT, "%.0f MiB/s sequential, %.3g ms access",
+            measurement.transferBytesPerSecond() / ByteSizes.MIB, measurement.accessMs());
     }
 
     /** How a disk's model was chosen. */

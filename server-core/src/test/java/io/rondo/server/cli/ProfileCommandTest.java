@@ -44,7 +44,7 @@ class ProfileCommandTest {
 
         assertEquals(0, exit, stdout + "\n" + stderr);
         String text = stdout.toString();
-        assertTrue(text.contains("min MB/s") && text.contains("mean MB/s") && text.contains("access ms"), text);
+        assertTrue(text.contains("min MiB/s") && text.contains("mean MiB/s") && text.contains("access ms"), text);
         for (String size : List.of("4 KiB", "8 KiB", "16 KiB", "32 KiB", "64 KiB", "128 KiB", "256 KiB")) {
             assertTrue(text.contains(size + " "), "a row for " + size + ": " + text);
         }

@@ -83,7 +83,7 @@ class DiskModelsTest {
         Path stored = root.resolve(DiskModels.STORED_PROFILE);
         assertTrue(Files.isRegularFile(stored), "stored in the disk's rondo/ folder");
         assertEquals("disk sda (" + root + "): measured profile, measured now in 1.5 s and stored in " + stored
-            + ", 180 MB/s sequential, 0.200 ms access", first.account());
+            + ", 172 MiB/s sequential, 0.200 ms access", first.account());
         DiskProfile profile = DiskProfile.load(stored);
         assertEquals("8:0", profile.measurement().orElseThrow().deviceId());
         assertEquals(500 * GIB, profile.measurement().orElseThrow().deviceBytes());
@@ -101,7 +101,7 @@ class DiskModelsTest {
 
         assertEquals(1, profiled.size(), "profiled once: " + profiled);
         assertEquals(DiskModels.Source.STORED, second.source());
-        assertEquals("disk sda (" + root + "): measured profile, stored 2026-11-23, 180 MB/s sequential, "
+        assertEquals("disk sda (" + root + "): measured profile, stored 2026-11-23, 172 MiB/s sequential, "
             + "0.200 ms access", second.account());
         assertEquals(0.2, second.profile().measurement().orElseThrow().accessMs(), 1e-9);
     }
