@@ -13,7 +13,7 @@ import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import io.rondo.server.stream.WebSocketFrames;
 
-/** Builds the pipeline of one HTTP connection. */
+/** Builds the pipeline of one HTTP connection; one {@link DiscreteRouter} serves them all. */
 final class HttpInitializer extends ChannelInitializer<SocketChannel> {
 
     /** The longest request line accepted (longer: 414). */
@@ -30,13 +30,13 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
     private final Directory directory;
     private final DiskRuntime disks;
     private final StreamServer streams;
-    private final HotObjects hot;
+    private final DiscreteRouter router;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
         this.directory = directory;
         this.disks = disks;
         this.streams = streams;
-        this.hot = hot;
+        this.router = new DiscreteRouter(directory, disks::read, hot);
     }
 
     @Override
@@ -54,6 +54,6 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast(new WebSocketFrames())
                 .addLast(streams.newSession(directory, disks));
         }
-        channel.pipeline().addLast(new DiscreteHandler(directory, disks, hot));
+        channel.pipeline().addLast(new DiscreteHandler(router));
     }
 }
