@@ -39,8 +39,8 @@ final class TransferPump extends BodyPump {
                 continue;
             }
             read(current.offset() + into, (int) Math.min(DiskRuntime.CHUNK_BYTES, current.length() - into));
-            ctx.flush();
         }
+        ctx.flush();
     }
 
     @Override
