@@ -73,6 +73,17 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        abandonAll();
+        super.channelInactive(ctx);
+    }
+
+    /** Leaving the pipeline (a WebSocket upgrade) ends this handler's work as a close does. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        abandonAll();
+    }
+
+    private void abandonAll() {
         if (transfer != null) {
             transfer.abandon();
             transfer = null;
@@ -81,7 +92,6 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         while ((request = waiting.poll()) != null) {
             request.release();
         }
-        super.channelInactive(ctx);
     }
 
 
