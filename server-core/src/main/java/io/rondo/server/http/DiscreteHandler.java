@@ -5,8 +5,13 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.rondo.server.runtime.DiskRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
+import java.util.regex.Pattern;
 
 /**
  * Answers GET and HEAD for discrete data on one connection: objects by their names, folders as
@@ -17,9 +22,15 @@ import java.util.ArrayDeque;
  * (D-requests through the disk's scheduler) by a {@link BodyPump}, which goes on only while the
  * channel is writable. Pipelined requests are answered in order, each once the body before it is
  * sent. An idle connection is closed unless a body is on its way; a closed one abandons its body
- * and drops the requests still waiting.
+ * and drops the requests still waiting. An error is logged once, and the connection closed: a
+ * peer that reset the connection is routine and logged at DEBUG only.
  */
 final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DiscreteHandler.class);
+
+    /** What the JDK and Netty's native transport say of a peer that reset the connection or went away mid-write. */
+    private static final Pattern PEER_RESET = Pattern.compile("connection reset|broken pipe", Pattern.CASE_INSENSITIVE);
 
     private final DiscreteRouter router;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
@@ -94,7 +105,6 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         }
     }
 
-
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
         if (event instanceof IdleStateEvent && transfer == null) {
@@ -106,6 +116,20 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        SocketAddress remote = ctx.channel().remoteAddress();
+        if (peerReset(cause)) {
+            LOG.debug("HTTP connection from {} reset by the peer: {}", remote, cause.getMessage());
+        } else if (LOG.isDebugEnabled()) {
+            LOG.warn("HTTP connection from {} closed on an error: {}", remote, cause.toString(), cause);
+        } else {
+            LOG.warn("HTTP connection from {} closed on an error: {}", remote, cause.toString());
+        }
         ctx.close();
+    }
+
+    /** Whether an error says only that the peer reset the connection, or went away while being written to. */
+    static boolean peerReset(Throwable cause) {
+        return cause instanceof IOException && cause.getMessage() != null
+            && PEER_RESET.matcher(cause.getMessage()).find();
     }
 }

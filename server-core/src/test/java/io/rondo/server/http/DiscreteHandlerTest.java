@@ -7,6 +7,12 @@ import io.rondo.server.runtime.DiskRuntime;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One connection's side of discrete data, on an embedded channel over a real library's disks:
- * pipelined requests in order, backpressure, what a close gives back, and idleness.
+ * pipelined requests in order, backpressure, what a close gives back, idleness, and errors.
  */
 class DiscreteHandlerTest extends EmbeddedHttpTest {
 
@@ -102,5 +108,46 @@ class DiscreteHandlerTest extends EmbeddedHttpTest {
         assertArrayEquals(bytes, http.next().body());
         http.channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
         assertFalse(http.channel.isOpen(), "idle between requests: closed");
+    }
+
+    @Test
+    void anErrorIsLoggedOnceAsAWarningWithThePeerAndClosesTheConnection() {
+        String log = standardErrorOf(() ->
+            http.channel.pipeline().fireExceptionCaught(new IllegalStateException("a decoder broke")));
+
+        assertFalse(http.channel.isOpen());
+        assertEquals(1, log.lines().filter(line -> line.contains("a decoder broke")).count(), log);
+        String line = log.lines().filter(text -> text.contains("a decoder broke")).findFirst().orElseThrow();
+        assertTrue(line.contains("WARN") && line.contains("from " + http.channel.remoteAddress()), line);
+        assertFalse(log.contains("\tat "), "the stack trace only where DEBUG is on: " + log);
+    }
+
+    @Test
+    void aPeerThatResetTheConnectionIsNoWarning() {
+        EmbeddedHttp other = new EmbeddedHttp(library, new HotObjects());
+        String log = standardErrorOf(() -> {
+            http.channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
+            other.channel.pipeline().fireExceptionCaught(new SocketException("Connection reset"));
+        });
+
+        assertFalse(http.channel.isOpen());
+        assertFalse(other.channel.isOpen());
+        other.close();
+        assertFalse(log.contains("Connection reset"), log);
+        assertTrue(DiscreteHandler.peerReset(new IOException("writevAddresses(..) failed: Broken pipe")));
+        assertFalse(DiscreteHandler.peerReset(new IOException("No space left on device")));
+    }
+
+    /** What slf4j-simple (WARN and above, on System.err) writes while {@code action} runs. */
+    private static String standardErrorOf(Runnable action) {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            action.run();
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
     }
 }
