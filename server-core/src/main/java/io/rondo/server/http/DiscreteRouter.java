@@ -156,13 +156,8 @@ final class DiscreteRouter {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no folder " + folder, false);
             return;
         }
-        byte[] page = FolderPage.render(folder, entries).getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
-            request.method().equals(HttpMethod.HEAD) ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(page));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8");
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        HttpUtil.setContentLength(response, page.length);
-        HttpResponses.send(ctx, request, response, false);
+        page(ctx, request, FolderPage.render(folder, entries).getBytes(StandardCharsets.UTF_8),
+            "text/html; charset=utf-8");
     }
 
     /** An object's {@link MediaInfo}, for the player: from the catalog, no disk read. */
@@ -177,15 +172,21 @@ final class DiscreteRouter {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
             return;
         }
-        byte[] json;
         try (Directory.Lease held = lease.get()) {
-            json = MediaInfo.render(held.object());
+            page(ctx, request, MediaInfo.render(held.object()), "application/json");
         }
+    }
+
+    /**
+     * A page made here from the catalog, a folder's or an object's info: never cached, since it
+     * changes as the library does. A HEAD gets its length and no body.
+     */
+    private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
         FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
-            Unpooled.wrappedBuffer(json));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+            Unpooled.wrappedBuffer(content));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        HttpUtil.setContentLength(response, json.length);
+        HttpUtil.setContentLength(response, content.length);
         HttpResponses.send(ctx, request, response, false);
     }
 }

@@ -117,12 +117,14 @@ class DiscreteRouterTest extends EmbeddedHttpTest {
     }
 
     @Test
-    void aHeadOfAnErrorSaysTheLengthAGetWouldHaveAndSendsNoBody() {
-        EmbeddedHttp.Answer get = http.get("/docs/nothing.txt");
-        EmbeddedHttp.Answer head = http.exchange(EmbeddedHttp.request(HttpMethod.HEAD, "/docs/nothing.txt"));
+    void aHeadSaysTheLengthAGetWouldHaveAndSendsNoBody() {
+        for (String uri : List.of("/docs/", "/player/info/docs/note.txt", "/docs/nothing.txt")) {
+            EmbeddedHttp.Answer get = http.get(uri);
+            EmbeddedHttp.Answer head = http.exchange(EmbeddedHttp.request(HttpMethod.HEAD, uri));
 
-        assertEquals(404, head.status());
-        assertEquals(String.valueOf(get.body().length), head.header("content-length"));
-        assertEquals(0, head.body().length);
+            assertEquals(get.status(), head.status(), uri);
+            assertEquals(String.valueOf(get.body().length), head.header("content-length"), uri);
+            assertEquals(0, head.body().length, uri);
+        }
     }
 }
