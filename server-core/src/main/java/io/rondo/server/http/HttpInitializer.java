@@ -1,7 +1,7 @@
 package io.rondo.server.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
@@ -13,8 +13,13 @@ import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import io.rondo.server.stream.WebSocketFrames;
 
-/** Builds the pipeline of one HTTP connection. */
-final class HttpInitializer extends ChannelInitializer<SocketChannel> {
+/**
+ * Builds the pipeline of one HTTP connection: HTTP/1.1 with its limits, then the
+ * {@link DiscreteHandler}. With a stream server, the WebSocket protocol handler watches for the
+ * upgrade at {@link #STREAM_PATH}, and the stream binding joins only once an upgrade completes
+ * ({@link StreamUpgradeHandler}).
+ */
+final class HttpInitializer extends ChannelInitializer<Channel> {
 
     /** The longest request line accepted (longer: 414). */
     static final int MAX_LINE = 8192;
@@ -30,17 +35,17 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
     private final Directory directory;
     private final DiskRuntime disks;
     private final StreamServer streams;
-    private final HotObjects hot;
+    private final DiscreteRouter router;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
         this.directory = directory;
         this.disks = disks;
         this.streams = streams;
-        this.hot = hot;
+        this.router = new DiscreteRouter(directory, disks::read, hot);
     }
 
     @Override
-    protected void initChannel(SocketChannel channel) {
+    protected void initChannel(Channel channel) {
         channel.pipeline()
             .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS))
             .addLast(new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192))
@@ -51,9 +56,8 @@ final class HttpInitializer extends ChannelInitializer<SocketChannel> {
                 .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
                     .websocketPath(STREAM_PATH).maxFramePayloadLength(WebSocketFrames.MAX_MESSAGE)
                     .handleCloseFrames(true).build()))
-                .addLast(new WebSocketFrames())
-                .addLast(streams.newSession(directory, disks));
+                .addLast(new StreamUpgradeHandler(streams, directory, disks));
         }
-        channel.pipeline().addLast(new DiscreteHandler(directory, disks, hot));
+        channel.pipeline().addLast(new DiscreteHandler(router));
     }
 }

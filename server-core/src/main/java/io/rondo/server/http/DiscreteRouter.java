@@ -1,0 +1,192 @@
+package io.rondo.server.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.rondo.content.ingest.Directory;
+import io.rondo.content.ingest.ObjectNames;
+import io.rondo.content.model.MediaObject;
+import io.rondo.server.content.PlayerFiles;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which answer a request gets. A request the decoder refused gets the status that says why, and
+ * the connection closes; only GET and HEAD are served (405 with Allow otherwise); then by path:
+ * the player's folder is its page, {@code /player/info/NAME} is an object's {@link MediaInfo}, a
+ * path that ends in '/' is a {@link FolderPage}, and any other names an object, answered as its
+ * {@link ObjectResponse} says. A folder named without its slash is redirected to it; whatever is
+ * not there is 404 with the reason.
+ *
+ * <p>It never reads a disk: an object's body is left to a {@link BodyPump}, or written from
+ * {@link HotObjects} when its bytes are there. It holds no connection's state, so one router
+ * serves every connection.
+ */
+final class DiscreteRouter {
+
+    private final Directory directory;
+    private final ChunkReader reads;
+    private final HotObjects hot;
+
+    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
+        this.directory = directory;
+        this.reads = reads;
+        this.hot = hot;
+    }
+
+    /**
+     * Answers one request. Returns the pump of a body still to be read, not yet started, which
+     * calls {@code done} once the body's last byte is written; null when the answer is all written.
+     */
+    BodyPump route(ChannelHandlerContext ctx, FullHttpRequest request, Runnable done) {
+        if (request.decoderResult().isFailure()) {
+            Throwable cause = request.decoderResult().cause();
+            HttpResponseStatus status = cause instanceof TooLongHttpLineException
+                ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                : cause instanceof TooLongFrameException ? HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE
+                : HttpResponseStatus.BAD_REQUEST;
+            HttpResponses.plain(ctx, request, status, status.reasonPhrase(), true);
+            return null;
+        }
+        HttpMethod method = request.method();
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+            FullHttpResponse response = HttpResponses.text(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                "only GET and HEAD are served here");
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            HttpResponses.send(ctx, request, response, false);
+            return null;
+        }
+        String path;
+        try {
+            path = new QueryStringDecoder(request.uri()).path();
+        } catch (IllegalArgumentException e) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not valid URL encoding",
+                false);
+            return null;
+        }
+        if (!path.startsWith("/") || path.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not an absolute path",
+                false);
+            return null;
+        }
+        if (path.equals(PlayerFiles.FOLDER)) {
+            path = PlayerFiles.PAGE;
+        } else if (path.startsWith(MediaInfo.PREFIX)) {
+            info(ctx, request, path.substring(MediaInfo.PREFIX.length() - 1));
+            return null;
+        }
+        if (path.endsWith("/")) {
+            folder(ctx, request, path);
+            return null;
+        }
+        return object(ctx, request, path, done);
+    }
+
+    private BodyPump object(ChannelHandlerContext ctx, FullHttpRequest request, String path, Runnable done) {
+        String name;
+        try {
+            name = ObjectNames.normalize(path);
+        } catch (IllegalArgumentException e) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no such object", false);
+            return null;
+        }
+        Optional<Directory.Lease> found = directory.open(name);
+        if (found.isEmpty()) {
+            if (!directory.list(name + "/").isEmpty()) {
+                FullHttpResponse moved = HttpResponses.text(HttpResponseStatus.MOVED_PERMANENTLY,
+                    "a folder: " + name + "/");
+                moved.headers().set(HttpHeaderNames.LOCATION, name + "/");
+                HttpResponses.send(ctx, request, moved, false);
+            } else {
+                HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
+            }
+            return null;
+        }
+        Directory.Lease lease = found.get();
+        MediaObject object = lease.object();
+        ObjectResponse answer = ObjectResponse.decide(request, object);
+        if (answer.head() instanceof FullHttpResponse whole) {
+            lease.close();
+            HttpResponses.send(ctx, request, whole, false);
+            return null;
+        }
+        ctx.write(answer.head());
+        if (answer.body().isEmpty()) {
+            lease.close();
+            HttpResponses.end(ctx, answer.keepAlive());
+            return null;
+        }
+        if (!hot.cacheable(object)) {
+            return new TransferPump(ctx, lease, answer, reads, done);
+        }
+        byte[] cached = hot.lookUp(object);
+        if (cached == null) {
+            return new FillPump(ctx, lease, answer, reads, done, hot);
+        }
+        lease.close();
+        hot.servedFromMemory(answer.body().objectBytes());
+        answer.body().writeFrom(cached, ctx);
+        HttpResponses.end(ctx, answer.keepAlive());
+        return null;
+    }
+
+    private void folder(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
+        String folder;
+        try {
+            folder = ObjectNames.folder(path);
+        } catch (IllegalArgumentException e) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no such folder", false);
+            return;
+        }
+        List<Directory.Entry> entries = directory.list(folder);
+        if (entries.isEmpty() && !folder.equals("/")) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no folder " + folder, false);
+            return;
+        }
+        page(ctx, request, FolderPage.render(folder, entries).getBytes(StandardCharsets.UTF_8),
+            "text/html; charset=utf-8");
+    }
+
+    /** An object's {@link MediaInfo}, for the player: from the catalog, no disk read. */
+    private void info(ChannelHandlerContext ctx, FullHttpRequest request, String name) {
+        Optional<Directory.Lease> lease;
+        try {
+            lease = directory.open(ObjectNames.normalize(name));
+        } catch (IllegalArgumentException e) {
+            lease = Optional.empty();
+        }
+        if (lease.isEmpty()) {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
+            return;
+        }
+        try (Directory.Lease held = lease.get()) {
+            page(ctx, request, MediaInfo.render(held.object()), "application/json");
+        }
+    }
+
+    /**
+     * A page made here from the catalog, a folder's or an object's info: never cached, since it
+     * changes as the library does. A HEAD gets its length and no body.
+     */
+    private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
+        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
+            Unpooled.wrappedBuffer(content));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
+        HttpUtil.setContentLength(response, content.length);
+        HttpResponses.send(ctx, request, response, false);
+    }
+}

@@ -1,0 +1,121 @@
+package io.rondo.server.http;
+
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.rondo.content.model.MediaObject;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The answer to a GET or HEAD of one object, decided before a byte of it is read, so that a
+ * precondition that fails or a range that cannot be satisfied costs no disk time: RFC 9110's
+ * preconditions and ranges ({@link ConditionalRequests}) against the object's validators give the
+ * status, and the status gives the headers and the {@link Body} to send.
+ *
+ * <p>Every answer carries the validators (ETag, Last-Modified, Accept-Ranges). A 304, 412 or 416
+ * is whole in its head, a {@link FullHttpResponse} with no object bytes; a 200 or 206 has a head
+ * with the Content-Length of its body, and the body is one range, or several as
+ * multipart/byteranges with a boundary of its own.
+ */
+final class ObjectResponse {
+
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+
+    private final HttpResponse head;
+    private final Body body;
+    private final boolean keepAlive;
+
+    private ObjectResponse(HttpResponse head, Body body, boolean keepAlive) {
+        this.head = head;
+        this.body = body;
+        this.keepAlive = keepAlive;
+    }
+
+    /** Decides the answer to {@code request} for {@code object}. */
+    static ObjectResponse decide(HttpRequest request, MediaObject object) {
+        Representation target = new Representation(object.size(), object.etag(), object.modifiedMs());
+        Outcome outcome = ConditionalRequests.evaluate(request.method().name(), request.headers()::get, target);
+        HttpResponseStatus status = HttpResponseStatus.valueOf(outcome.status());
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        if (outcome.status() == 304 || outcome.status() == 412 || outcome.status() == 416) {
+            FullHttpResponse response = outcome.status() == 304
+                ? new DefaultFullHttpResponse(request.protocolVersion(), status)
+                : HttpResponses.text(status,
+                    outcome.status() == 412 ? "a precondition failed" : "no requested range is satisfiable");
+            validators(response, object);
+            if (outcome.status() == 416) {
+                response.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + object.size());
+            }
+            return new ObjectResponse(response, Body.NONE, keepAlive);
+        }
+        HttpResponse response = new DefaultHttpResponse(request.protocolVersion(), status);
+        validators(response, object);
+        Body body = body(outcome, object, response);
+        HttpUtil.setContentLength(response, body.length());
+        HttpUtil.setKeepAlive(response, keepAlive);
+        boolean head = request.method().equals(HttpMethod.HEAD);
+        return new ObjectResponse(response, head || body.length() == 0 ? Body.NONE : body, keepAlive);
+    }
+
+    /** The body a 200 or 206 sends; sets the Content-Type (and for one range, Content-Range) it needs. */
+    private static Body body(Outcome outcome, MediaObject object, HttpResponse response) {
+        if (outcome.whole()) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, object.mimeType());
+            return new Body(List.of(Body.Segment.range(0, object.size())));
+        }
+        if (!outcome.multipart()) {
+            ByteRangeSpec range = outcome.ranges().get(0);
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, object.mimeType());
+            response.headers().set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(object.size()));
+            return new Body(List.of(Body.Segment.range(range.first(), range.length())));
+        }
+        String boundary = "rondo-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "multipart/byteranges; boundary=" + boundary);
+        List<Body.Segment> segments = new ArrayList<>();
+        for (ByteRangeSpec range : outcome.ranges()) {
+            segments.add(Body.Segment.literal("\r\n--" + boundary + "\r\nContent-Type: " + object.mimeType()
+                + "\r\nContent-Range: " + range.contentRange(object.size()) + "\r\n\r\n"));
+            segments.add(Body.Segment.range(range.first(), range.length()));
+        }
+        segments.add(Body.Segment.literal("\r\n--" + boundary + "--\r\n"));
+        return new Body(segments);
+    }
+
+    private static void validators(HttpResponse response, MediaObject object) {
+        response.headers().set(HttpHeaderNames.ETAG, object.etag());
+        response.headers().set(HttpHeaderNames.LAST_MODIFIED,
+            HTTP_DATE.format(Instant.ofEpochMilli(object.modifiedMs())));
+        response.headers().set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
+    }
+
+    /**
+     * The status line and headers. A {@link FullHttpResponse} is the whole answer (304, 412, 416),
+     * to be sent as any whole answer is; otherwise the body follows it.
+     */
+    HttpResponse head() {
+        return head;
+    }
+
+    /** What follows the head: {@link Body#NONE} for a HEAD, an empty object, or a whole answer. */
+    Body body() {
+        return body;
+    }
+
+    /** Whether the connection stays open after this answer, as the request asked. */
+    boolean keepAlive() {
+        return keepAlive;
+    }
+}

@@ -1,0 +1,57 @@
+package io.rondo.server.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.rondo.content.ingest.Directory;
+import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+import io.rondo.server.stream.WebSocketFrames;
+
+/**
+ * Binds the stream protocol to an HTTP connection when, and only when, its WebSocket upgrade at
+ * {@link HttpInitializer#STREAM_PATH} completes. Until then the connection has no stream session,
+ * so a plain HTTP connection's writability changes never wake the stream sender, and its close
+ * ends no stream.
+ *
+ * <p>At the upgrade ({@link WebSocketServerProtocolHandler.HandshakeComplete}) the frame codec
+ * and a new session join behind the WebSocket protocol handler, and what only HTTP requests
+ * needed leaves: the {@link DiscreteHandler}, keep-alive, and the idle limit between requests (a
+ * stream connection lives as long as its stream, as on the stream port). This handler leaves too.
+ * The session takes its channel in {@code handlerAdded}, so joining an active channel is enough.
+ */
+final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
+
+    /** The names the stream binding's handlers have in the pipeline. */
+    static final String FRAMES = "stream-frames";
+    static final String SESSION = "stream-session";
+
+    private final StreamServer streams;
+    private final Directory directory;
+    private final DiskRuntime disks;
+
+    StreamUpgradeHandler(StreamServer streams, Directory directory, DiskRuntime disks) {
+        this.streams = streams;
+        this.directory = directory;
+        this.disks = disks;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (!(event instanceof WebSocketServerProtocolHandler.HandshakeComplete)) {
+            super.userEventTriggered(ctx, event);
+            return;
+        }
+        ChannelPipeline pipeline = ctx.pipeline();
+        pipeline.addAfter(ctx.name(), FRAMES, new WebSocketFrames())
+            .addAfter(FRAMES, SESSION, streams.newSession(directory, disks));
+        pipeline.remove(DiscreteHandler.class);
+        pipeline.remove(HttpServerKeepAliveHandler.class);
+        pipeline.remove(IdleStateHandler.class);
+        ctx.fireUserEventTriggered(event);
+        pipeline.remove(this);
+    }
+}
