@@ -154,7 +154,7 @@ final class ServeCommand implements Callable<Integer> {
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
                      library.directory(), disks, settings.admissionConfig(), settings.streamSettings());
                  HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                     disks.start(), streams)) {
+                     disks.start(), streams, settings.httpSettings())) {
                 out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
                         + "(%s, %s disks)%n",
                     library.store().catalog().size(), library.store().disks().size(),

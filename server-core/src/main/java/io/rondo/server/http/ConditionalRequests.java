@@ -1,5 +1,7 @@
 package io.rondo.server.http;
 
+import io.rondo.server.config.HttpSettings;
+
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -25,7 +27,7 @@ import java.util.function.Function;
 public final class ConditionalRequests {
 
     /** The most ranges one request may ask for before its Range is ignored. */
-    public static final int MAX_RANGES = 32;
+    public static final int MAX_RANGES = HttpSettings.DEFAULT_MAX_RANGES;
 
     private ConditionalRequests() {
     }
@@ -38,6 +40,15 @@ public final class ConditionalRequests {
      * @param target  the representation asked for
      */
     public static Outcome evaluate(String method, Function<String, String> headers, Representation target) {
+        return evaluate(method, headers, target, MAX_RANGES);
+    }
+
+    /**
+     * As {@link #evaluate(String, Function, Representation)}, with at most {@code maxRanges} ranges
+     * in one request ({@code http.maxRanges}); a request for more gets the whole representation.
+     */
+    public static Outcome evaluate(String method, Function<String, String> headers, Representation target,
+                                   int maxRanges) {
         String ifMatch = headers.apply("If-Match");
         if (ifMatch != null) {
             if (!matches(ifMatch, target.etag(), true)) {
@@ -64,7 +75,7 @@ public final class ConditionalRequests {
         if (range == null || !method.equals("GET") || !ifRangeHolds(headers.apply("If-Range"), target)) {
             return Outcome.of(200);
         }
-        List<ByteRangeSpec> ranges = parseRanges(range, target.size());
+        List<ByteRangeSpec> ranges = parseRanges(range, target.size(), maxRanges);
         if (ranges == null) {
             return Outcome.of(200);
         }
@@ -76,13 +87,17 @@ public final class ConditionalRequests {
      * the header is to be ignored, empty if no range is satisfiable (416).
      */
     static List<ByteRangeSpec> parseRanges(String header, long size) {
+        return parseRanges(header, size, MAX_RANGES);
+    }
+
+    private static List<ByteRangeSpec> parseRanges(String header, long size, int maxRanges) {
         String value = header.trim();
         int equals = value.indexOf('=');
         if (equals < 0 || !value.substring(0, equals).trim().equalsIgnoreCase("bytes")) {
             return null;
         }
         String[] specs = value.substring(equals + 1).split(",", -1);
-        if (specs.length > MAX_RANGES) {
+        if (specs.length > maxRanges) {
             return null;
         }
         List<ByteRangeSpec> satisfiable = new ArrayList<>();

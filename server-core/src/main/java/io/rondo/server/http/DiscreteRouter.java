@@ -39,11 +39,18 @@ final class DiscreteRouter {
     private final Directory directory;
     private final ChunkReader reads;
     private final HotObjects hot;
+    private final int maxRanges;
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
+        this(directory, reads, hot, ConditionalRequests.MAX_RANGES);
+    }
+
+    /** @param maxRanges the most ranges one request may ask for ({@code http.maxRanges}) */
+    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot, int maxRanges) {
         this.directory = directory;
         this.reads = reads;
         this.hot = hot;
+        this.maxRanges = maxRanges;
     }
 
     /**
@@ -117,7 +124,7 @@ final class DiscreteRouter {
         }
         Directory.Lease lease = found.get();
         MediaObject object = lease.object();
-        ObjectResponse answer = ObjectResponse.decide(request, object);
+        ObjectResponse answer = ObjectResponse.decide(request, object, maxRanges);
         if (answer.head() instanceof FullHttpResponse whole) {
             lease.close();
             HttpResponses.send(ctx, request, whole, false);

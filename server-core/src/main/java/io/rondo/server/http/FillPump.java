@@ -3,11 +3,10 @@ package io.rondo.server.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.Chunk;
-import io.rondo.server.runtime.DiskRuntime;
 
 /**
  * The body of a small object not yet in {@link HotObjects}: the object is read whole, a chunk at
- * a time (one D-request for an object up to {@link DiskRuntime#CHUNK_BYTES}), the body is written
+ * a time (one D-request for an object up to {@code scheduler.maxRead}), the body is written
  * from those bytes, and they are cached, so the next answer for it reads no disk. The client gets
  * the same bytes as from a {@link TransferPump}, whole, ranges and multipart alike.
  */
@@ -27,7 +26,7 @@ final class FillPump extends BodyPump {
     @Override
     void pump() {
         if (idle()) {
-            read(filled, Math.min(DiskRuntime.CHUNK_BYTES, bytes.length - filled));
+            read(filled, bytes.length - filled);
         }
     }
 

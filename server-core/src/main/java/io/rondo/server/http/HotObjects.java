@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.config.HttpSettings;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -24,9 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
 public final class HotObjects {
 
     /** The largest object cached by default. */
-    public static final int DEFAULT_MAX_OBJECT_BYTES = 64 * 1024;
+    public static final int DEFAULT_MAX_OBJECT_BYTES = HttpSettings.DEFAULT_HOT_OBJECT_MAX;
     /** The most bytes cached in all by default. */
-    public static final long DEFAULT_MAX_TOTAL_BYTES = 16L << 20;
+    public static final long DEFAULT_MAX_TOTAL_BYTES = HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL;
 
     private record Key(long id, String etag) {
     }

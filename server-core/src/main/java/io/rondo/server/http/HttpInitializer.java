@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import io.rondo.server.stream.WebSocketFrames;
@@ -21,36 +22,37 @@ import io.rondo.server.stream.WebSocketFrames;
  */
 final class HttpInitializer extends ChannelInitializer<Channel> {
 
-    /** The longest request line accepted (longer: 414). */
-    static final int MAX_LINE = 8192;
-    /** The most header bytes accepted (more: 431). */
-    static final int MAX_HEADERS = 16384;
-    /** The largest request body accepted (larger: 413): Rondo takes no uploads over this route. */
-    static final int MAX_BODY = 64 * 1024;
     /** Where the stream protocol's WebSocket binding is. */
     static final String STREAM_PATH = "/stream";
-    /** Seconds a connection may sit idle between requests. */
-    static final int IDLE_SECONDS = 60;
+    /** The longest header line Netty's decoder buffers at once; the limits that answer are the settings'. */
+    private static final int MAX_CHUNK = 8192;
 
     private final Directory directory;
     private final DiskRuntime disks;
     private final StreamServer streams;
     private final DiscreteRouter router;
+    private final HttpSettings settings;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
+        this(directory, disks, streams, hot, HttpSettings.defaults());
+    }
+
+    HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot,
+                    HttpSettings settings) {
         this.directory = directory;
         this.disks = disks;
         this.streams = streams;
-        this.router = new DiscreteRouter(directory, disks::read, hot);
+        this.settings = settings;
+        this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges());
     }
 
     @Override
     protected void initChannel(Channel channel) {
         channel.pipeline()
-            .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS))
-            .addLast(new HttpServerCodec(MAX_LINE, MAX_HEADERS, 8192))
+            .addLast(new IdleStateHandler(0, 0, settings.idleTimeoutSeconds()))
+            .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK))
             .addLast(new HttpServerKeepAliveHandler())
-            .addLast(new HttpObjectAggregator(MAX_BODY, true));
+            .addLast(new HttpObjectAggregator(settings.maxBodyBytes(), true));
         if (streams != null) {
             channel.pipeline()
                 .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()

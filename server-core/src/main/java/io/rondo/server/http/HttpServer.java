@@ -6,6 +6,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelOption;
 import io.rondo.content.ingest.Directory;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Transport;
 import io.rondo.server.stream.StreamServer;
@@ -44,7 +45,17 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams) throws InterruptedException {
-        return start(address, directory, disks, streams, new HotObjects());
+        return start(address, directory, disks, streams, HttpSettings.defaults());
+    }
+
+    /**
+     * Binds and starts serving with the limits, buffers and hot-object cache {@code settings}
+     * gives ({@code http:} in rondo.yaml); returns once the port is open.
+     */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                   StreamServer streams, HttpSettings settings) throws InterruptedException {
+        return start(address, directory, disks, streams,
+            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings);
     }
 
     /**
@@ -53,13 +64,20 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HotObjects hot) throws InterruptedException {
+        return start(address, directory, disks, streams, hot, HttpSettings.defaults());
+    }
+
+    private static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                    StreamServer streams, HotObjects hot, HttpSettings settings)
+        throws InterruptedException {
         EventLoopGroup boss = Transport.group(1, "rondo-http-accept");
         EventLoopGroup workers = Transport.group(0, EVENT_LOOP_PREFIX);
         try {
             Channel channel = Transport.bind(new ServerBootstrap().group(boss, workers)
                 .channel(Transport.serverChannel())
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
-                .childHandler(new HttpInitializer(directory, disks, streams, hot)), address, "", "--port");
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                    settings.writeBufferLowBytes(), settings.writeBufferHighBytes()))
+                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings)), address, "", "--port");
             return new HttpServer(boss, workers, channel, hot);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);

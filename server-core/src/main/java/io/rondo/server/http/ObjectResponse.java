@@ -44,10 +44,11 @@ final class ObjectResponse {
         this.keepAlive = keepAlive;
     }
 
-    /** Decides the answer to {@code request} for {@code object}. */
-    static ObjectResponse decide(HttpRequest request, MediaObject object) {
+    /** Decides the answer to {@code request} for {@code object}, granting at most {@code maxRanges} ranges. */
+    static ObjectResponse decide(HttpRequest request, MediaObject object, int maxRanges) {
         Representation target = new Representation(object.size(), object.etag(), object.modifiedMs());
-        Outcome outcome = ConditionalRequests.evaluate(request.method().name(), request.headers()::get, target);
+        Outcome outcome = ConditionalRequests.evaluate(request.method().name(), request.headers()::get, target,
+            maxRanges);
         HttpResponseStatus status = HttpResponseStatus.valueOf(outcome.status());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (outcome.status() == 304 || outcome.status() == 412 || outcome.status() == 416) {

@@ -6,7 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.Chunk;
-import io.rondo.server.runtime.DiskRuntime;
 
 /**
  * A body sent as it is read: each chunk written when it arrives, the next asked for only while
@@ -38,7 +37,7 @@ final class TransferPump extends BodyPump {
                 segment++;
                 continue;
             }
-            read(current.offset() + into, (int) Math.min(DiskRuntime.CHUNK_BYTES, current.length() - into));
+            read(current.offset() + into, (int) Math.min(Integer.MAX_VALUE, current.length() - into));
         }
         ctx.flush();
     }

@@ -55,9 +55,6 @@ import java.util.function.Function;
  */
 public final class DiskRuntime implements AutoCloseable {
 
-    /** The most bytes one D-request reads by default (scheduler.maxRead). */
-    public static final int CHUNK_BYTES = DiskSettings.DEFAULT_MAX_READ;
-
     private final Map<String, Disk> disks = new LinkedHashMap<>();
     private final RoundClock roundClock;
     private final BufferPool buffers;

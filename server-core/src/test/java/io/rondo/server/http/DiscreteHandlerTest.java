@@ -3,7 +3,7 @@ package io.rondo.server.http;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.config.DiskSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DiscreteHandlerTest extends EmbeddedHttpTest {
 
-    private static final int SIZE = 2 * DiskRuntime.CHUNK_BYTES + 1000;
+    private static final int SIZE = 2 * DiskSettings.DEFAULT_MAX_READ + 1000;
 
     private static byte[] bytes;
 
@@ -67,8 +67,8 @@ class DiscreteHandlerTest extends EmbeddedHttpTest {
      */
     @Test
     void aChunkThatFillsTheWriteBufferIsStillSent() {
-        http.channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DiskRuntime.CHUNK_BYTES / 4,
-            DiskRuntime.CHUNK_BYTES / 2));
+        http.channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(DiskSettings.DEFAULT_MAX_READ / 4,
+            DiskSettings.DEFAULT_MAX_READ / 2));
 
         assertArrayEquals(bytes, http.get("/docs/big.bin").body());
     }

@@ -4,6 +4,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskRuntime;
@@ -176,7 +177,30 @@ class HttpServeTest {
         assertEquals(405, post.statusCode());
         assertEquals("GET, HEAD", post.headers().firstValue("allow").orElseThrow());
         assertTrue(new String(post.body(), StandardCharsets.UTF_8).startsWith("405 Method Not Allowed"));
-        assertEquals(414, get("/" + "a".repeat(HttpInitializer.MAX_LINE)).statusCode());
+        assertEquals(414, get("/" + "a".repeat(HttpSettings.DEFAULT_MAX_REQUEST_LINE)).statusCode());
+    }
+
+    /** The http: settings reach the port: a tighter request line and range count than the defaults. */
+    @Test
+    void theConfiguredLimitsAreTheOnesAServerAnswersBy() throws Exception {
+        HttpSettings tight = new HttpSettings(256, HttpSettings.DEFAULT_MAX_HEADERS, HttpSettings.DEFAULT_MAX_BODY,
+            HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS, 2, HttpSettings.DEFAULT_WRITE_BUFFER_LOW,
+            HttpSettings.DEFAULT_WRITE_BUFFER_HIGH, HttpSettings.DEFAULT_HOT_OBJECT_MAX,
+            HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
+        try (HttpServer strict = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
+            null, tight)) {
+            String base = "http://127.0.0.1:" + strict.address().getPort();
+            HttpResponse<byte[]> longLine = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/"
+                + "a".repeat(300))).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(414, longLine.statusCode(), "a 300-byte request line passes http.maxRequestLine: 256");
+            HttpResponse<byte[]> twoRanges = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/docs/big.bin"))
+                .header("Range", "bytes=0-0,10-10").build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(206, twoRanges.statusCode());
+            HttpResponse<byte[]> threeRanges = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/docs/big.bin"))
+                .header("Range", "bytes=0-0,10-10,20-20").build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, threeRanges.statusCode(), "three ranges pass http.maxRanges: 2; the whole object");
+            assertArrayEquals(big, threeRanges.body());
+        }
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.rondo.server.http;
 
 import io.netty.handler.codec.http.HttpMethod;
 import io.rondo.content.model.MediaObject;
-import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.config.DiskSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ObjectResponseTest extends EmbeddedHttpTest {
 
     /** Three chunks' worth: the body comes in D-requests of at most one chunk. */
-    private static final int SIZE = 2 * DiskRuntime.CHUNK_BYTES + 1000;
+    private static final int SIZE = 2 * DiskSettings.DEFAULT_MAX_READ + 1000;
 
     private static byte[] bytes;
     private static MediaObject object;
@@ -82,7 +82,7 @@ class ObjectResponseTest extends EmbeddedHttpTest {
 
     @Test
     void oneRangeIs206WithItsBytesAcrossAChunkBoundary() {
-        int first = DiskRuntime.CHUNK_BYTES - 10;
+        int first = DiskSettings.DEFAULT_MAX_READ - 10;
         EmbeddedHttp.Answer answer = http.get("/docs/big.bin", "Range", "bytes=" + first + "-" + (first + 99));
 
         assertEquals(206, answer.status());
