@@ -336,27 +336,19 @@ class ChronicleCatalogTest {
         assertEquals(CatalogObjects.film(1, "/f/0/v30", 700, 3, 1030), catalog.byId(1).orElseThrow());
     }
 
-    /** The target is under a second (see CatalogReopenBenchmark); the bound here only keeps slow CI from flaking. */
+    /** How fast this reopens is CatalogReopenBenchmark's figure (target: under a second), not asserted here. */
     @Test
-    void aHundredThousandObjectsReopenQuickly() {
+    void aHundredThousandObjectsAreAllThereAfterAReopen() {
         catalog = ChronicleCatalog.open(data);
         int count = 100_000;
         for (int i = 0; i < count; i++) {
             catalog.put(CatalogObjects.discrete(catalog.nextId(), CatalogObjects.numberedName(i)));
         }
         catalog.close();
-        long bestNs = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            long startNs = System.nanoTime();
-            catalog = ChronicleCatalog.open(data);
-            bestNs = Math.min(bestNs, System.nanoTime() - startNs);
-            assertEquals(count, catalog.size());
-            catalog.close();
-        }
+
         catalog = ChronicleCatalog.open(data);
-        System.out.printf("reopening a catalog of %,d objects: %d ms (best of 3, warm JVM)%n", count,
-            bestNs / 1_000_000);
-        assertTrue(bestNs < TimeUnit.SECONDS.toNanos(5), "reopen took " + bestNs / 1_000_000 + " ms");
+
+        assertEquals(count, catalog.size());
         assertEquals(Optional.of(CatalogObjects.discrete(count, CatalogObjects.numberedName(count - 1))),
             catalog.byName(CatalogObjects.numberedName(count - 1)));
         assertEquals(count + 1, catalog.nextId());
