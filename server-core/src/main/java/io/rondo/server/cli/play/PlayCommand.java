@@ -66,7 +66,7 @@ public final class PlayCommand implements Callable<Integer> {
     static final int EXIT_INTERRUPTED = 130;
 
     /** How long Ctrl-C waits for the stream to close and the output to be flushed: a gone server cannot hang it. */
-    static final long STOP_WAIT_NS = 2_000_000_000L;
+    private static final long STOP_WAIT_NS = 2_000_000_000L;
 
     /** The buffer OPEN declares: what a decoder reading a pipe typically holds. */
     private static final long CLIENT_BUFFER_BYTES = 8L << 20;
