@@ -181,7 +181,8 @@ class StreamClientTest {
                 SocketTimeoutException e = assertThrows(SocketTimeoutException.class,
                         () -> client.open("demo/a.webm", 0, PROFILE));
                 long waitedMs = (System.nanoTime() - startNs) / 1_000_000;
-                assertTrue(waitedMs >= 250 && waitedMs < 3_000, "waited " + waitedMs + " ms");
+                // A lower bound only: a loaded machine can make the wait longer, never shorter.
+                assertTrue(waitedMs >= 250, "gave up after " + waitedMs + " ms, before its 300 ms timeout");
                 assertTrue(e.getMessage().matches("no bytes from localhost:\\d+ for 300 ms while waiting for the "
                         + "answer to OPEN"), e.getMessage());
             }

@@ -413,6 +413,7 @@ class PlayerBrowserTest {
         double last = first;
         long started = System.nanoTime();
         while (System.nanoTime() - started < Duration.ofSeconds(4).toNanos()) {
+            // The sleep is the observation: a real browser plays in real time, sampled five times a second.
             Thread.sleep(200);
             double now = currentTime();
             assertEquals("playing", state(), what + " left 'playing' at " + now + " s:\n" + playerLog());

@@ -34,6 +34,7 @@ import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -177,24 +178,12 @@ final class RondoUnderTest implements AutoCloseable {
      * in the pool with no reservation left; then asserts it.
      */
     void awaitQuiet(Duration limit) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (busy() && System.nanoTime() - deadline < 0) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        assertEquals(0, streams.activeStreams(), "no stream is still served");
-        assertEquals(0, streams.admission().admittedStreams(), "every admission was released");
-        assertEquals(0, disks.buffers().outstanding(), "every buffer went back to the pool");
-        assertEquals(0, disks.buffers().reservedBytes(), "every stream's buffer reservation ended");
-    }
-
-    private boolean busy() {
-        return streams.activeStreams() > 0 || streams.admission().admittedStreams() > 0
-            || disks.buffers().outstanding() > 0 || disks.buffers().reservedBytes() > 0;
+        await("every stream's admission and buffers are released").atMost(limit).untilAsserted(() -> {
+            assertEquals(0, streams.activeStreams(), "no stream is still served");
+            assertEquals(0, streams.admission().admittedStreams(), "every admission was released");
+            assertEquals(0, disks.buffers().outstanding(), "every buffer went back to the pool");
+            assertEquals(0, disks.buffers().reservedBytes(), "every stream's buffer reservation ended");
+        });
     }
 
     @Override

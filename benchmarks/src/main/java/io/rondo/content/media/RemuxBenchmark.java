@@ -32,14 +32,24 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How fast ingest remuxes an MP4 (papers/001 Section 1.1: one fragment per round): each operation
- * plans a progressive H.264 + AAC MP4 of {@code seconds} at about 5 Mbit/s, as ffmpeg writes it
- * (moov at the end, a chunk per frame, interleaved), and writes the stored copy. Throughput is the
- * source's size (printed at setup) over the score; target: at least 0.8 of the disk's sequential
- * write speed, {@code dd if=/dev/zero of=DIR/x bs=1M count=4096 oflag=direct}.
+ * How fast ingest remuxes a film (papers/001 Section 1.1: one fragment per round): each operation
+ * plans a {@code container} of {@code seconds} at about 5 Mbit/s, as ffmpeg writes it, and writes
+ * the stored copy. Throughput is the source's size (printed at setup) over the score; target: at
+ * least 0.8 of the disk's sequential write speed,
+ * {@code dd if=/dev/zero of=DIR/x bs=1M count=4096 oflag=direct}.
+ *
+ * <p>{@code container} is what ingest is handed:
+ * <ul>
+ *   <li>{@code mp4}: a progressive H.264 + AAC MP4 (moov at the end, a chunk per frame,
+ *       interleaved), planned from its sample tables;
+ *   <li>{@code fragmented-mp4}: the same as a fragmented MP4 (a moof per keyframe), planned from its
+ *       moofs' run tables;
+ *   <li>{@code webm}: VP8 + Opus in WebM, planned from its Clusters' block headers.
+ * </ul>
  *
  * <p>{@code output} is where the stored copy goes:
  * <ul>
+ *   <li>{@code plan}: nowhere: the planning alone, which reads the headers and tables, not the payload;
  *   <li>{@code buffered}: hashed (SHA-256, for the ETag) and written to a file through the page
  *       cache, forced at the end, as ingest wrote before {@link DirectFileWriter};
  *   <li>{@code ingest}: hashed on a thread of its own ({@link BackgroundDigest}) and written with a
@@ -50,10 +60,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code discard}: nowhere, which measures the remux alone: the planning and the reads.
  * </ul>
  *
- * <p>The source is made at setup with ffmpeg (which must be on the PATH): 4 s of 1280x720
- * libx264 (with B-frames) at about 5 Mbit/s with AAC, stream-copied in a loop to {@code seconds},
- * in {@code -Drondo.bench.dir} (default: the temporary folder), and deleted at teardown with the
- * stored copy. The default runs in seconds for CI's smoke run; a film is {@code -p seconds=7200}.
+ * <p>The source is made at setup with ffmpeg (which must be on the PATH): 4 s of 1280x720 video
+ * (libx264 with B-frames, or libvpx) at about 5 Mbit/s with audio (AAC or Opus), stream-copied in
+ * a loop to {@code seconds}, in {@code -Drondo.bench.dir} (default: the temporary folder), and
+ * deleted at teardown with the stored copy. The default runs in seconds for CI's smoke run; a film
+ * is {@code -p seconds=7200}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -69,8 +80,12 @@ public class RemuxBenchmark {
     @Param({"60"})
     public int seconds;
 
+    /** What ingest is handed: see the class comment. */
+    @Param({"mp4", "fragmented-mp4", "webm"})
+    public String container;
+
     /** Where the stored copy goes: see the class comment. */
-    @Param({"buffered", "ingest", "direct", "discard"})
+    @Param({"plan", "buffered", "ingest", "direct", "discard"})
     public String output;
 
     private Path dir;
@@ -81,18 +96,33 @@ public class RemuxBenchmark {
     public void makeSource() throws IOException, InterruptedException {
         dir = Files.createTempDirectory(Path.of(System.getProperty("rondo.bench.dir",
             System.getProperty("java.io.tmpdir"))), "rondo-remux-");
-        Path clip = dir.resolve("clip.mp4");
-        source = dir.resolve("source.mp4");
-        stored = dir.resolve("stored.mp4");
-        ffmpeg("-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25:duration=4", "-f", "lavfi", "-i",
-            "sine=frequency=440:sample_rate=48000:duration=4", "-c:v", "libx264", "-preset", "veryfast", "-b:v",
-            "4700k", "-maxrate", "5M", "-bufsize", "10M", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k",
-            clip.toString());
-        ffmpeg("-stream_loop", "-1", "-i", clip.toString(), "-c", "copy", "-t", Integer.toString(seconds),
-            source.toString());
+        String extension = container.equals("webm") ? ".webm" : ".mp4";
+        Path clip = dir.resolve("clip" + extension);
+        source = dir.resolve("source" + extension);
+        stored = dir.resolve("stored" + extension);
+        List<String> codecs = switch (container) {
+            case "mp4", "fragmented-mp4" -> List.of("-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac");
+            case "webm" -> List.of("-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus");
+            default -> throw new IllegalArgumentException("container is mp4, fragmented-mp4 or webm, was "
+                + container);
+        };
+        List<String> encode = new ArrayList<>(List.of("-f", "lavfi", "-i",
+            "testsrc2=size=1280x720:rate=25:duration=4", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000:duration=4"));
+        encode.addAll(codecs);
+        encode.addAll(List.of("-b:v", "4700k", "-maxrate", "5M", "-bufsize", "10M", "-pix_fmt", "yuv420p",
+            "-b:a", "128k", clip.toString()));
+        ffmpeg(encode);
+        List<String> loop = new ArrayList<>(List.of("-stream_loop", "-1", "-i", clip.toString(), "-c", "copy",
+            "-t", Integer.toString(seconds)));
+        if (container.equals("fragmented-mp4")) {
+            loop.addAll(List.of("-movflags", "+frag_keyframe+empty_moov+default_base_moof"));
+        }
+        loop.add(source.toString());
+        ffmpeg(loop);
         Files.delete(clip);
-        System.out.printf(Locale.ROOT, "%nsource: %d s, %d bytes (%.1f Mbit/s)%n", seconds, Files.size(source),
-            Files.size(source) * 8e-6 / seconds);
+        System.out.printf(Locale.ROOT, "%nsource: %s, %d s, %d bytes (%.1f Mbit/s)%n", container, seconds,
+            Files.size(source), Files.size(source) * 8e-6 / seconds);
     }
 
     @TearDown(Level.Trial)
@@ -102,17 +132,22 @@ public class RemuxBenchmark {
         Files.deleteIfExists(dir);
     }
 
-    /** Plans the stored copy and writes it, the init segment and every fragment. */
+    /** Plans the stored copy and, unless {@code output} is {@code plan}, writes it: init segment, every fragment. */
     @Benchmark
     public long remux() throws IOException {
-        Preparation.Continuous prepared = (Preparation.Continuous) Mp4Remuxer.prepare(source, ROUND_NS);
-        try (StoredMedia media = prepared.media(); WritableByteChannel out = open()) {
-            media.writeInit(out);
-            int fragments = media.index().fragments().size();
-            for (int i = 0; i < fragments; i++) {
-                media.writeFragment(i, out);
+        Preparation.Continuous prepared = (Preparation.Continuous) MediaIndexers.prepare(source, ROUND_NS);
+        try (StoredMedia media = prepared.media()) {
+            if (output.equals("plan")) {
+                return media.index().fragments().size();
             }
-            return media.size();
+            try (WritableByteChannel out = open()) {
+                media.writeInit(out);
+                int fragments = media.index().fragments().size();
+                for (int i = 0; i < fragments; i++) {
+                    media.writeFragment(i, out);
+                }
+                return media.size();
+            }
         }
     }
 
@@ -124,7 +159,7 @@ public class RemuxBenchmark {
             case "ingest" -> new BackgroundHashed(new DirectFileWriter(stored), new BackgroundDigest(sha256()));
             case "direct" -> new DirectFileWriter(stored);
             case "discard" -> new Discard();
-            default -> throw new IllegalArgumentException("output is buffered, ingest, direct or discard, was "
+            default -> throw new IllegalArgumentException("output is plan, buffered, ingest, direct or discard, was "
                 + output);
         };
     }
@@ -230,9 +265,9 @@ public class RemuxBenchmark {
         }
     }
 
-    private static void ffmpeg(String... arguments) throws IOException, InterruptedException {
+    private static void ffmpeg(List<String> arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("ffmpeg", "-v", "error", "-y"));
-        command.addAll(List.of(arguments));
+        command.addAll(arguments);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (process.waitFor() != 0) {

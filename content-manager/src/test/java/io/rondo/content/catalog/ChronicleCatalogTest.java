@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -275,9 +276,9 @@ class ChronicleCatalogTest {
     }
 
     /**
-     * Readers on three threads while a writer adds, replaces, renames and removes: every object a
-     * reader gets is whole (its fragment table is the one its name promises) and every listing is
-     * in name order with no name twice.
+     * Readers on three threads, each reading from before the writer's first write until its last,
+     * while the writer adds, replaces, renames and removes: every object a reader gets is whole (its
+     * fragment table is the one its name promises) and every listing is in name order with no name twice.
      */
     @Test
     void readersSeeWholeObjectsWhileAWriterWorks() throws Exception {
@@ -287,9 +288,11 @@ class ChronicleCatalogTest {
             catalog.put(CatalogObjects.film(catalog.nextId(), "/f/" + i + "/v0", 500, 3, i));
         }
         AtomicBoolean writing = new AtomicBoolean(true);
+        CountDownLatch reading = new CountDownLatch(3);
         ExecutorService threads = Executors.newFixedThreadPool(4);
         try {
             Future<Integer> writer = threads.submit(() -> {
+                assertTrue(reading.await(30, TimeUnit.SECONDS), "every reader started before the first write");
                 int writes = 0;
                 for (int round = 1; round <= 30; round++) {
                     for (long id = 1; id <= series; id++) {
@@ -304,12 +307,15 @@ class ChronicleCatalogTest {
                 writing.set(false);
                 return writes;
             });
-            List<Future<Integer>> readers = new ArrayList<>();
+            List<Future<?>> readers = new ArrayList<>();
             for (int r = 0; r < 3; r++) {
                 int reader = r;
                 readers.add(threads.submit(() -> {
                     int reads = 0;
-                    while (writing.get() || reads < 10) {
+                    while (writing.get()) {
+                        if (reads == 0) {
+                            reading.countDown();
+                        }
                         long id = 1 + reads % series;
                         catalog.byId(id).ifPresent(ChronicleCatalogTest::assertWhole);
                         List<MediaObject> listed = reader == 0 ? catalog.all() : catalog.withPrefix("/f/" + id % 10);
@@ -322,12 +328,11 @@ class ChronicleCatalogTest {
                         }
                         reads++;
                     }
-                    return reads;
                 }));
             }
             assertEquals(30 * series, writer.get(60, TimeUnit.SECONDS));
-            for (Future<Integer> reader : readers) {
-                assertTrue(reader.get(60, TimeUnit.SECONDS) >= 10);
+            for (Future<?> reader : readers) {
+                reader.get(60, TimeUnit.SECONDS);
             }
         } finally {
             threads.shutdownNow();
@@ -336,27 +341,19 @@ class ChronicleCatalogTest {
         assertEquals(CatalogObjects.film(1, "/f/0/v30", 700, 3, 1030), catalog.byId(1).orElseThrow());
     }
 
-    /** The target is under a second (see CatalogReopenBenchmark); the bound here only keeps slow CI from flaking. */
+    /** How fast this reopens is CatalogReopenBenchmark's figure (target: under a second), not asserted here. */
     @Test
-    void aHundredThousandObjectsReopenQuickly() {
+    void aHundredThousandObjectsAreAllThereAfterAReopen() {
         catalog = ChronicleCatalog.open(data);
         int count = 100_000;
         for (int i = 0; i < count; i++) {
             catalog.put(CatalogObjects.discrete(catalog.nextId(), CatalogObjects.numberedName(i)));
         }
         catalog.close();
-        long bestNs = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            long startNs = System.nanoTime();
-            catalog = ChronicleCatalog.open(data);
-            bestNs = Math.min(bestNs, System.nanoTime() - startNs);
-            assertEquals(count, catalog.size());
-            catalog.close();
-        }
+
         catalog = ChronicleCatalog.open(data);
-        System.out.printf("reopening a catalog of %,d objects: %d ms (best of 3, warm JVM)%n", count,
-            bestNs / 1_000_000);
-        assertTrue(bestNs < TimeUnit.SECONDS.toNanos(5), "reopen took " + bestNs / 1_000_000 + " ms");
+
+        assertEquals(count, catalog.size());
         assertEquals(Optional.of(CatalogObjects.discrete(count, CatalogObjects.numberedName(count - 1))),
             catalog.byName(CatalogObjects.numberedName(count - 1)));
         assertEquals(count + 1, catalog.nextId());

@@ -76,6 +76,7 @@ class CrashSafeIngestTest {
                 if (line.startsWith("ingested ")) {
                     lastSeen = Integer.parseInt(line.substring("ingested ".length()));
                     if (++seen == afterIngests) {
+                        // Not a wait for anything: the kill is meant to land at a random moment of the next ingest.
                         Thread.sleep(delayMs);
                         child.destroyForcibly();
                         break;

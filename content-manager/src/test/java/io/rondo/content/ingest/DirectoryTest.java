@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -94,7 +96,10 @@ class DirectoryTest {
         assertTrue(catalog.byName("/clip.txt").isEmpty());
     }
 
-    /** Readers keep reading whole, correct bytes while another thread ingests. */
+    /**
+     * Readers keep reading whole, correct bytes while another thread ingests: one reader loops from a
+     * read before the first ingest to a read after the last.
+     */
     @Test
     void ingestingGoesOnWhileAnotherThreadReads() throws Exception {
         byte[] content = new byte[200_000];
@@ -118,13 +123,18 @@ class DirectoryTest {
                 }
             }
         });
+        await("the reader's first whole read").atMost(Duration.ofSeconds(10))
+            .until(() -> reader.isDone() || reads.get() > 0);
         for (int i = 0; i < 30; i++) {
             put("/new/" + i + ".bin", 100_000 + i);
         }
+        int readsByTheLastIngest = reads.get();
+        await("a whole read after the last ingest").atMost(Duration.ofSeconds(10))
+            .until(() -> reader.isDone() || reads.get() > readsByTheLastIngest);
         done.set(true);
         reader.get(30, TimeUnit.SECONDS);
 
         assertEquals(31, catalog.size());
-        assertTrue(reads.get() > 0, "the reader read while the ingests went on");
+        assertTrue(reads.get() > readsByTheLastIngest, "the reader read after the last ingest");
     }
 }

@@ -5,10 +5,11 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** An idle agent parks until its deadline, and another thread's wake-up ends the park at once. */
 class ParkingIdleStrategyTest {
@@ -36,13 +37,21 @@ class ParkingIdleStrategyTest {
         agent.join();
     }
 
+    /** Every park is sized from the agent's deadline; a strategy that never asks for it has not parked. */
     @Test
     void anAgentWithWorkDoesNotPark() {
         CachedNanoClock clock = new CachedNanoClock();
-        ParkingIdleStrategy idle = new ParkingIdleStrategy(clock, () -> Long.MAX_VALUE, 60_000_000_000L, 0);
-        long before = System.nanoTime();
+        AtomicInteger deadlineAsked = new AtomicInteger();
+        ParkingIdleStrategy idle = new ParkingIdleStrategy(clock, () -> {
+            deadlineAsked.incrementAndGet();
+            return clock.nanoTime();
+        }, 60_000_000_000L, 0);
+
         idle.idle(1);
-        assertTrue(System.nanoTime() - before < 30_000_000_000L, "work done: the strategy returned without a park");
+
+        assertEquals(0, deadlineAsked.get(), "work done: the strategy returned without sizing a park");
+        idle.idle(0);
+        assertEquals(1, deadlineAsked.get(), "no work: it asked when to park until (now: a 1 ns park)");
     }
 
     @Test

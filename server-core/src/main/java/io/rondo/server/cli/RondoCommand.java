@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.cli.play.PlayCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

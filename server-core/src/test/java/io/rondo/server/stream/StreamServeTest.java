@@ -23,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -281,9 +283,8 @@ class StreamServeTest {
             ExecutorService one = Executors.newSingleThreadExecutor();
             try {
                 Future<byte[]> playing = one.submit((Callable<byte[]>) this::play);
-                while (streams.activeStreams() == 0 && !playing.isDone()) {
-                    Thread.onSpinWait();
-                }
+                await("the first stream is admitted").atMost(Duration.ofSeconds(10))
+                    .until(() -> streams.activeStreams() > 0 || playing.isDone());
                 StreamRejectedException refused = assertThrows(StreamRejectedException.class,
                     () -> second.open("/clip.webm", 0, PROFILE));
                 assertEquals(RejectReason.DISK_TIME, refused.reject().reason());
@@ -373,15 +374,14 @@ class StreamServeTest {
         assertEquals(0, streams.admission().admittedStreams(), "the admission is released");
     }
 
-    /** Waits (bounded) until no stream is active and every buffer is back in the pool. */
+    /** Waits (bounded) until no stream is active or admitted and every buffer is back in the pool. */
     private void awaitQuiet() {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while ((streams.activeStreams() > 0 || disks.buffers().outstanding() > 0 || disks.buffers().reservedBytes() > 0)
-            && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-        }
-        assertEquals(0, streams.activeStreams());
-        assertEquals(0, disks.buffers().outstanding(), "every buffer returned");
-        assertEquals(0, disks.buffers().reservedBytes(), "every stream's reservation ended");
+        await("the stream's admission is released and its buffers returned").atMost(Duration.ofSeconds(5))
+            .untilAsserted(() -> {
+                assertEquals(0, streams.activeStreams());
+                assertEquals(0, streams.admission().admittedStreams(), "every admission released");
+                assertEquals(0, disks.buffers().outstanding(), "every buffer returned");
+                assertEquals(0, disks.buffers().reservedBytes(), "every stream's reservation ended");
+            });
     }
 }

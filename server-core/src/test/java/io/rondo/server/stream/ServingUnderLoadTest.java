@@ -33,19 +33,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The serving issue's targets, measured on loopback with an emulated paper disk and printed (the
- * figures are for people and notes; on a shared machine they are not asserted, only that every
- * stream and document arrives and nothing glitches):
- * initial latency from OPEN to the first DATA for 1, 8 and 24 concurrent streams, after one stream
- * has warmed the JVM and the init segment's cache (it must stay
- * within one maximal IO plus one fragment read, whatever the number of streams), D-request response
- * times of documents fetched over HTTP while 24 streams run, and glitches (none).
+ * Streams joining 0, 8 and 23 running ones on loopback (an emulated paper disk, 1 s rounds), and
+ * documents fetched over HTTP while 24 streams run: every stream starts, every document arrives
+ * whole, and nothing glitches. The serving issue's figures (initial latency from OPEN to the first
+ * DATA, after one stream has warmed the JVM and the init segment's cache, against its bound of one
+ * maximal IO plus one fragment read; D-request response times) are printed for people and notes,
+ * not asserted: on a shared machine they measure the machine.
  */
-class ServingTargetsTest {
+class ServingUnderLoadTest {
 
     /** Larger than the hot-object cache takes, so every fetch is read from the disk. */
     private static final int DOCUMENT_BYTES = 100_000;
@@ -54,7 +55,7 @@ class ServingTargetsTest {
     Path temp;
 
     @Test
-    void initialLatencyStaysFlatAndDocumentsStayFastWhileStreamsRun() throws Exception {
+    void joiningStreamsStartAndDocumentsArriveWholeWithoutAGlitchWhileStreamsRun() throws Exception {
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"))) {
             byte[] clip;
             try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
@@ -82,10 +83,9 @@ class ServingTargetsTest {
                     "initial latency bound: one maximal IO plus one fragment read = %.1f ms%n", boundMs);
                 play(streams.address().getPort(), new java.util.concurrent.CountDownLatch(1));
                 for (int n : new int[] {0, 8, 23}) {
-                    double[] latencies = joinRunning(streams, n, http.address().getPort(), doc.length);
+                    double[] latencies = joinRunning(streams, n, http.address().getPort(), doc);
                     System.out.printf(Locale.ROOT, "a stream joining %2d running streams: initial latency %s ms%n", n,
                         Arrays.toString(Arrays.stream(latencies).map(ms -> Math.round(ms * 10) / 10.0).toArray()));
-                    assertEquals(3, latencies.length, "every joining stream got its first fragment");
                 }
                 DiskRuntime.ResponseTimeSummary disk = disks.discreteResponseTimes();
                 System.out.printf(Locale.ROOT, "D-requests on the disk, arrival to last byte read: %d, mean %.1f ms, "
@@ -99,9 +99,9 @@ class ServingTargetsTest {
     /**
      * Starts {@code running} streams one after another, then, while they play, opens three more one
      * by one and measures each one's initial latency (leaving at its first DATA); with many running,
-     * then also times documents fetched over HTTP.
+     * then also fetches {@code doc} over HTTP and times it.
      */
-    private static double[] joinRunning(StreamServer streams, int running, int httpPort, int docBytes)
+    private static double[] joinRunning(StreamServer streams, int running, int httpPort, byte[] doc)
         throws Exception {
         int port = streams.address().getPort();
         ExecutorService pool = Executors.newFixedThreadPool(running + 1);
@@ -116,12 +116,13 @@ class ServingTargetsTest {
             for (int i = 0; i < latencies.length; i++) {
                 latencies[i] = firstData(port);
             }
-            Future<double[]> documents = running > 10 ? pool.submit(() -> fetch(httpPort, docBytes)) : null;
+            Future<double[]> documents = running > 10 ? pool.submit(() -> fetch(httpPort, doc)) : null;
             if (documents != null) {
                 double[] times = documents.get();
                 Arrays.sort(times);
-                System.out.printf(Locale.ROOT, "documents (100 KB, from disk) while %d streams run: mean %.1f ms, "
-                    + "p95 %.1f ms, p99 %.1f ms, max %.1f ms%n", running, Arrays.stream(times).average().orElse(0),
+                System.out.printf(Locale.ROOT, "documents (%,d bytes, from disk) while %d streams run: mean %.1f ms, "
+                    + "p95 %.1f ms, p99 %.1f ms, max %.1f ms%n", doc.length, running,
+                    Arrays.stream(times).average().orElse(0),
                     times[(int) (times.length * 0.95) - 1], times[(int) (times.length * 0.99) - 1],
                     times[times.length - 1]);
             }
@@ -139,7 +140,7 @@ class ServingTargetsTest {
         try (StreamClient client = StreamClient.connect("127.0.0.1", port)) {
             long openNs = System.nanoTime();
             client.open("/clip.webm", 0, new ClientProfile(8L << 20, 8L << 20));
-            assertTrue(client.nextData() != null);
+            assertNotNull(client.nextData(), "the joining stream got its first fragment");
             return (System.nanoTime() - openNs) / 1e6;
         }
     }
@@ -151,16 +152,17 @@ class ServingTargetsTest {
             client.open("/clip.webm", 0, new ClientProfile(8L << 20, 8L << 20));
             Data first = client.nextData();
             double ms = (System.nanoTime() - openNs) / 1e6;
-            assertTrue(first != null);
+            assertNotNull(first, "the running stream got its first fragment");
             flowing.countDown();
             while (client.nextData() != null) {
-                Thread.onSpinWait();
+                // Played to the end, so the stream runs while the others join; each read waits for its DATA.
             }
             return ms;
         }
     }
 
-    private static double[] fetch(int port, int docBytes) throws Exception {
+    /** Fetches {@code doc} 200 times, checking each copy whole; returns each fetch's time in milliseconds. */
+    private static double[] fetch(int port, byte[] doc) throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         double[] times = new double[200];
         for (int i = 0; i < times.length; i++) {
@@ -168,7 +170,8 @@ class ServingTargetsTest {
             HttpResponse<byte[]> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/doc.bin")).build(), HttpResponse.BodyHandlers.ofByteArray());
             times[i] = (System.nanoTime() - startNs) / 1e6;
-            assertEquals(docBytes, response.body().length);
+            assertEquals(200, response.statusCode());
+            assertArrayEquals(doc, response.body(), "the document arrives whole");
         }
         return times;
     }

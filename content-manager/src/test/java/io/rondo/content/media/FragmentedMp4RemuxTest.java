@@ -6,7 +6,6 @@ import static io.rondo.content.media.RemuxChecks.assertOneRoundEach;
 import static io.rondo.content.media.RemuxChecks.assertSamplesIdentical;
 import static io.rondo.content.media.RemuxChecks.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
@@ -22,13 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Fragmented MP4s of 10 s moofs as other muxers lay them out ({@link SyntheticMp4}), stored one round
- * per fragment; and two hours of them planned and stored in seconds.
+ * per fragment; and two hours of them, a round each. How fast that runs is RemuxBenchmark's figure
+ * ({@code -p container=fragmented-mp4}), not asserted here on a shared machine.
  */
-class Mp4RemuxSpeedTest {
+class FragmentedMp4RemuxTest {
 
     private static final int TWO_HOURS_S = 2 * 60 * 60;
-    private static final long PLAN_LIMIT_MS = 2000;
-    private static final long STORE_LIMIT_MS = 10_000;
 
     @TempDir
     Path dir;
@@ -64,22 +62,15 @@ class Mp4RemuxSpeedTest {
     }
 
     @Test
-    void twoHoursArePlannedFromTheTablesAndStoredInSeconds() throws IOException {
+    void twoHoursOfMoofsAreStoredAsOneWellFormedFragmentARound() throws IOException {
         Path source = Files.write(dir.resolve("two-hours.mp4"),
             new SyntheticMp4().withAudio().fragments(TWO_HOURS_S / 10, 250, 3600, 120).write().bytes());
         Path stored = dir.resolve("stored.mp4");
 
-        long started = System.nanoTime();
-        Preparation preparation = Mp4Remuxer.prepare(source, SECOND);
-        long planMs = (System.nanoTime() - started) / 1_000_000;
-        ((Preparation.Continuous) preparation).media().close();
         MediaIndex index = store(source, SECOND, stored);
-        long storeMs = (System.nanoTime() - started) / 1_000_000 - planMs;
 
         assertEquals(TWO_HOURS_S, index.fragments().size());
         assertEquals(TWO_HOURS_S * SECOND, index.durationNs());
         assertWellFormed(index, Files.size(stored));
-        assertTrue(planMs < PLAN_LIMIT_MS, "planning 2 h (180,000 frames, 337,500 AAC frames) took " + planMs + " ms");
-        assertTrue(storeMs < STORE_LIMIT_MS, "planning and storing 2 h took " + storeMs + " ms");
     }
 }

@@ -1,0 +1,333 @@
+package io.rondo.server.cli.play;
+
+import io.rondo.client.StreamClient;
+import io.rondo.client.StreamRejectedException;
+import io.rondo.client.protocol.Accept;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Data;
+import io.rondo.server.config.ByteSizes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import static io.rondo.server.cli.play.PlayMessages.NAME;
+
+/**
+ * {@code rondo play}: receives a stream over the stream protocol and writes the media (init
+ * segment, then every fragment in order) to a file or to standard output, for any decoder that
+ * reads a pipe (papers/000 Section 2's client proxy). It plays the part of the client's buffer:
+ * the progress line shows how far the media written runs ahead of real-time playback, REPORT
+ * frames tell the server the same, and a fragment that arrives after its deadline is a glitch.
+ */
+@Command(name = "play",
+    description = {"Receive a stream and write its media (the init segment, then every fragment) to FILE, or with "
+        + "-o - to standard output for a decoder:",
+        "  rondo play rondo://127.0.0.1:8554/videos/clip.webm -o - | ffplay -",
+        "",
+        "A file is written as FILE.part and renamed to FILE when the stream ends, so FILE only ever holds a whole "
+            + "stream: if the stream fails, FILE.part is deleted; on Ctrl-C it is kept with what arrived.",
+        "",
+        "Standard error shows a progress line: the media position and fragments written; the buffer (media written "
+            + "ahead of real-time playback since the first fragment, as REPORT tells the server); the receive rate "
+            + "over the last 3 s; glitches (fragments that arrived after their deadline); bytes written. It is "
+            + "redrawn in place on a terminal, and printed every 5 s to a log."},
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:The stream ended (END); or the reader of standard output left (a decoder that quit, | head -c 100) "
+            + "and the stream was closed.",
+        "1:An unexpected failure, such as the output file failing mid-stream.",
+        "2:Bad usage: a bad URL or option, or an output file that cannot be written.",
+        "3:The server refused the stream (REJECT); the reason is printed, with when to retry if a retry can help.",
+        "4:The server could not be reached, ended the stream with ERROR, or the connection broke or timed out.",
+        "130:Interrupted (Ctrl-C): the stream was closed and what arrived was flushed."})
+public final class PlayCommand implements Callable<Integer> {
+
+    static final int EXIT_ENDED = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    static final int EXIT_REFUSED = 3;
+    static final int EXIT_BROKEN = 4;
+    static final int EXIT_INTERRUPTED = 130;
+
+    /** How long Ctrl-C waits for the stream to close and the output to be flushed: a gone server cannot hang it. */
+    private static final long STOP_WAIT_NS = 2_000_000_000L;
+
+    /** The buffer OPEN declares: what a decoder reading a pipe typically holds. */
+    private static final long CLIENT_BUFFER_BYTES = 8L << 20;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "URL", description = "rondo://HOST:PORT/NAME, NAME as the catalog lists it.")
+    private String url;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
+        description = "Where the media goes; - for standard output.")
+    private String output;
+
+    @Option(names = "--start", paramLabel = "SECONDS", defaultValue = "0",
+        description = "Start this far into the media (default: ${DEFAULT-VALUE}).")
+    private String start;
+
+    @Option(names = "--max-rate", paramLabel = "BYTES", defaultValue = "16M",
+        description = "The most bytes per second this client takes (default: ${DEFAULT-VALUE}).")
+    private String maxRate;
+
+    @Option(names = {"-q", "--quiet"},
+        description = "No progress line and no summary on standard error; failures are still explained.")
+    private boolean quiet;
+
+    private final LongSupplier nanoClock;
+    private final BooleanSupplier stderrIsTerminal;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean stopping;
+    private volatile StreamClient streaming;
+    /** FILE.part, for Ctrl-C during a connect that does not return: null for standard output. */
+    private volatile Path partial;
+
+    PlayCommand() {
+        this(System::nanoTime, PlayCommand::stderrIsTerminal);
+    }
+
+    /**
+     * @param nanoClock the clock of arrivals, rates and the buffer; read once per DATA
+     * @param stderrIsTerminal whether to redraw the progress line in place rather than print log lines
+     */
+    PlayCommand(LongSupplier nanoClock, BooleanSupplier stderrIsTerminal) {
+        this.nanoClock = nanoClock;
+        this.stderrIsTerminal = stderrIsTerminal;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        Target target;
+        long startNs;
+        long rate;
+        MediaOutput media;
+        try {
+            target = Target.parse(url);
+            startNs = startNs(start);
+            rate = ByteSizes.parse(maxRate, "--max-rate");
+            media = MediaOutput.open(output, System.out);
+            partial = media.part();
+        } catch (IllegalArgumentException e) {
+            err.println(NAME + e.getMessage());
+            err.flush();
+            return EXIT_USAGE;
+        }
+        Thread hook = new Thread(this::stop, "rondo-play-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return play(target, startNs, rate, media, new ProgressPrinter(err, quiet, stderrIsTerminal.getAsBoolean()));
+        } finally {
+            media.abandon();
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down: the hook is running now, and ends with the JVM.
+            }
+        }
+    }
+
+    private static long startNs(String seconds) {
+        double value;
+        try {
+            value = Double.parseDouble(seconds.trim());
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= 0) || value * 1e9 >= Long.MAX_VALUE) {
+            throw new IllegalArgumentException("--start must be a number of seconds, 0 or more, was '" + seconds + "'");
+        }
+        return (long) (value * 1e9);
+    }
+
+    /**
+     * Ctrl-C, as the shutdown hook runs it: closes the stream (CLOSE, then the connection) and waits,
+     * at most {@link #STOP_WAIT_NS}, for the playing thread to flush the output and print the
+     * summary. The close runs on a thread of its own, so a server that is gone cannot hold it up.
+     */
+    void stop() {
+        stopping = true;
+        StreamClient client = streaming;
+        if (client != null) {
+            Thread closer = new Thread(() -> closeQuietly(client), "rondo-play-close");
+            closer.setDaemon(true);
+            closer.start();
+        }
+        try {
+            if (!finished.await(STOP_WAIT_NS, TimeUnit.NANOSECONDS)) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println();
+                if (streaming == null) {
+                    deleteIfEmpty(partial);
+                    err.println(NAME + "interrupted while connecting");
+                } else {
+                    err.println(NAME + "interrupted; the output could not be flushed in time and may end inside a "
+                        + "fragment");
+                }
+                err.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Still connecting, nothing was written: the empty FILE.part goes, whatever the playing thread does later. */
+    private static void deleteIfEmpty(Path part) {
+        try {
+            if (part != null && Files.size(part) == 0) {
+                Files.delete(part);
+            }
+        } catch (IOException e) {
+            // Gone already, or not ours to delete any more.
+        }
+    }
+
+    private int play(Target target, long startNs, long rate, MediaOutput media, ProgressPrinter progress) {
+        StreamClient client;
+        try {
+            client = StreamClient.connect(target.host(), target.port());
+        } catch (IOException e) {
+            if (stopping) {
+                return interrupted(null, media, progress);
+            }
+            progress.fail(PlayMessages.cannotConnect(target.address(), e));
+            return failed(EXIT_BROKEN, media, progress);
+        }
+        streaming = client;
+        PlaybackMeter meter = null;
+        try {
+            if (stopping) {
+                return interrupted(null, media, progress);
+            }
+            Accept accept = client.open(target.name(), startNs, new ClientProfile(rate, CLIENT_BUFFER_BYTES));
+            meter = new PlaybackMeter(accept, nanoClock.getAsLong());
+            media.write(accept.initSegment());
+            for (Data data = client.nextData(); data != null; data = client.nextData()) {
+                long nowNs = nanoClock.getAsLong();
+                meter.received(data, nowNs);
+                client.bufferLevel(meter.bufferedNs(nowNs), meter.bufferedBytes(nowNs));
+                media.write(data.payload());
+                progress.update(meter, nowNs);
+            }
+            if (stopping) {
+                return interrupted(meter, media, progress);
+            }
+            media.finish();
+            progress.end(PlayMessages.summary("the stream ended", meter, nanoClock.getAsLong()) + media.where());
+            return EXIT_ENDED;
+        } catch (StreamRejectedException e) {
+            progress.fail(PlayMessages.refusal(target.name(), e.reject()));
+            return failed(EXIT_REFUSED, media, progress);
+        } catch (OutputException e) {
+            if (stopping) {
+                return interrupted(meter, media, progress);
+            }
+            closeQuietly(client);
+            if (e.readerLeft()) {
+                progress.end(PlayMessages.summary("the reader of standard output left, so the stream was closed",
+                    meter, nanoClock.getAsLong()));
+                return EXIT_ENDED;
+            }
+            progress.fail(NAME + e.getMessage());
+            return failed(EXIT_FAILED, media, progress);
+        } catch (IOException e) {
+            if (stopping) {
+                return interrupted(meter, media, progress);
+            }
+            progress.fail(PlayMessages.broken(e, meter));
+            return failed(EXIT_BROKEN, media, progress);
+        } catch (IllegalStateException e) {
+            // Ctrl-C closed the client between two of its calls.
+            if (stopping) {
+                return interrupted(meter, media, progress);
+            }
+            throw e;
+        } finally {
+            closeQuietly(client);
+        }
+    }
+
+    private int interrupted(PlaybackMeter meter, MediaOutput media, ProgressPrinter progress) {
+        String kept = media.keep();
+        progress.end((meter == null ? NAME + "interrupted before the stream started"
+            : PlayMessages.summary("interrupted", meter, nanoClock.getAsLong())) + kept);
+        return EXIT_INTERRUPTED;
+    }
+
+    private static int failed(int exitCode, MediaOutput media, ProgressPrinter progress) {
+        String deleted = media.abandon();
+        if (!deleted.isEmpty()) {
+            progress.fail(NAME + deleted);
+        }
+        return exitCode;
+    }
+
+    private static void closeQuietly(StreamClient client) {
+        try {
+            client.close();
+        } catch (IOException e) {
+            // The connection is gone already; there is nothing left to close.
+        }
+    }
+
+    /**
+     * Whether standard error is a terminal. Java 17's {@code System.console()} answers for standard
+     * input and output, and {@code -o - | ffplay -} redirects standard output while standard error
+     * stays on the terminal; so on Linux the answer comes from file descriptor 2 itself.
+     */
+    private static boolean stderrIsTerminal() {
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
+        }
+    }
+
+    /** Where to play from: the server's stream port and the object's name. */
+    private record Target(String host, int port, String name) {
+
+        static Target parse(String text) {
+            URI uri;
+            try {
+                uri = new URI(text);
+            } catch (URISyntaxException e) {
+                throw bad(text);
+            }
+            if (!"rondo".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
+                || uri.getPort() > 65535 || uri.getPath() == null || uri.getPath().length() < 2
+                || uri.getQuery() != null || uri.getFragment() != null) {
+                throw bad(text);
+            }
+            return new Target(uri.getHost(), uri.getPort(), uri.getPath().substring(1));
+        }
+
+        String address() {
+            return host + ":" + port;
+        }
+
+        private static IllegalArgumentException bad(String text) {
+            return new IllegalArgumentException("the URL must be rondo://HOST:PORT/NAME, was '" + text + "'");
+        }
+    }
+}
