@@ -42,7 +42,7 @@ public final class ByteSizes {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         double value = bytes;
         int unit = 0;
-        while (value >= 1024 && unit < units.length - 1) {
+        while (unit < units.length - 1 && (unit == 0 ? Math.round(value) : Math.round(value * 10) / 10.0) >= 1024) {
             value /= 1024;
             unit++;
         }
