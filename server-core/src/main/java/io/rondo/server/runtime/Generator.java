@@ -15,8 +15,11 @@ import org.agrona.concurrent.NanoClock;
  */
 final class Generator implements Agent {
 
-    /** The longest the idle generator parks, in case a wake-up is missed. */
-    private static final long MAX_PARK_NS = 10_000_000;
+    /**
+     * The longest the idle generator parks: every job wakes it, so this only bounds a wake-up lost
+     * to a race, and how long closing waits for the parked thread.
+     */
+    private static final long MAX_PARK_NS = 100_000_000;
 
     /** The most jobs one duty cycle runs, so that closing never waits for a long queue to empty. */
     private static final int JOBS_PER_CYCLE = 64;
