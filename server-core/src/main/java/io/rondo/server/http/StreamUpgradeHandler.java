@@ -5,7 +5,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
-import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -19,8 +19,9 @@ import io.rondo.server.stream.WebSocketFrames;
  *
  * <p>At the upgrade ({@link WebSocketServerProtocolHandler.HandshakeComplete}) the frame codec
  * and a new session join behind the WebSocket protocol handler, and what only HTTP requests
- * needed leaves: the {@link DiscreteHandler}, keep-alive, and the idle limit between requests (a
- * stream connection lives as long as its stream, as on the stream port). This handler leaves too.
+ * needed leaves: the {@link DiscreteHandler} and keep-alive. The idle limit stays: a WebSocket
+ * connection silent for {@code http.idleTimeoutSeconds} is closed, which ends its stream and
+ * frees its admission. This handler leaves too.
  * The session takes its channel in {@code handlerAdded}, so joining an active channel is enough.
  */
 final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
@@ -28,6 +29,7 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
     /** The names the stream binding's handlers have in the pipeline. */
     static final String FRAMES = "stream-frames";
     static final String SESSION = "stream-session";
+    static final String IDLE = "stream-idle";
 
     private final StreamServer streams;
     private final Directory directory;
@@ -47,11 +49,23 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
         }
         ChannelPipeline pipeline = ctx.pipeline();
         pipeline.addAfter(ctx.name(), FRAMES, new WebSocketFrames())
-            .addAfter(FRAMES, SESSION, streams.newSession(directory, disks));
+            .addAfter(FRAMES, SESSION, streams.newSession(directory, disks))
+            .addAfter(SESSION, IDLE, new IdleCloser());
         pipeline.remove(DiscreteHandler.class);
         pipeline.remove(HttpServerKeepAliveHandler.class);
-        pipeline.remove(IdleStateHandler.class);
         ctx.fireUserEventTriggered(event);
         pipeline.remove(this);
+    }
+
+    /** Closes an upgraded connection that has been silent too long; its session then ends the stream. */
+    private static final class IdleCloser extends ChannelInboundHandlerAdapter {
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof IdleStateEvent) {
+                ctx.close();
+            } else {
+                super.userEventTriggered(ctx, event);
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Frame;
@@ -32,6 +33,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -102,7 +104,7 @@ class StreamUpgradeTest {
         assertInstanceOf(sessionType(), pipeline.get(StreamUpgradeHandler.SESSION));
         assertNotNull(pipeline.get(WebSocketFrames.class));
         for (Class<? extends ChannelHandler> gone : List.of(DiscreteHandler.class, HttpServerKeepAliveHandler.class,
-            IdleStateHandler.class, HttpObjectAggregator.class, HttpServerCodec.class, StreamUpgradeHandler.class)) {
+            HttpObjectAggregator.class, HttpServerCodec.class, StreamUpgradeHandler.class)) {
             assertNull(pipeline.get(gone), gone.getSimpleName() + " left at the upgrade: " + pipeline.names());
         }
 
@@ -112,6 +114,20 @@ class StreamUpgradeTest {
         Frame answer = FrameCodec.decode(binaryMessagePayload(channel.readOutbound()));
         Reject reject = assertInstanceOf(Reject.class, answer);
         assertEquals(RejectReason.NOT_FOUND, reject.reason(), "the session joined an active channel and answers");
+    }
+
+    @Test
+    void anUpgradedConnectionSilentPastTheIdleLimitIsClosed() {
+        channel.writeInbound(ascii("GET /stream HTTP/1.1\r\nHost: rondo\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + "Sec-WebSocket-Version: 13\r\n\r\n"));
+        assertTrue(written().startsWith("HTTP/1.1 101 Switching Protocols\r\n"));
+        assertNotNull(channel.pipeline().get(IdleStateHandler.class), "the idle limit stays after the upgrade");
+
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        channel.runPendingTasks();
+
+        assertFalse(channel.isOpen(), "silent past http.idleTimeoutSeconds: closed, and its stream with it");
     }
 
     /** The stream session's class, private to its package. */
