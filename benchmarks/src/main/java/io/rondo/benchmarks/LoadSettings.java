@@ -2,9 +2,6 @@ package io.rondo.benchmarks;
 
 import io.rondo.client.protocol.ClientProfile;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-
 /**
  * What a stream load run does: which object of which server, how many players, how their opens
  * spread over the ramp, how long each plays, and what each declares in OPEN.
@@ -49,38 +46,5 @@ record LoadSettings(String host, int port, String objectName, int streams, long 
     /** When the {@code index}-th stream (from 0) opens, after the run starts: evenly over the ramp. */
     long openAtNs(int index) {
         return (long) ((double) rampNs * index / streams);
-    }
-
-    /**
-     * Where a URL points: rondo://HOST:PORT/NAME, as `rondo play` takes it.
-     *
-     * @return host, port and object name
-     * @throws IllegalArgumentException if the URL is not of that form
-     */
-    static Target parseUrl(String text) {
-        URI uri;
-        try {
-            uri = new URI(text);
-        } catch (URISyntaxException e) {
-            throw badUrl(text);
-        }
-        if (!"rondo".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
-            || uri.getPort() > 65535 || uri.getPath() == null || uri.getPath().length() < 2
-            || uri.getQuery() != null || uri.getFragment() != null) {
-            throw badUrl(text);
-        }
-        String host = uri.getHost();
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return new Target(host, uri.getPort(), uri.getPath().substring(1));
-    }
-
-    private static IllegalArgumentException badUrl(String text) {
-        return new IllegalArgumentException("the URL must be rondo://HOST:PORT/NAME, was '" + text + "'");
-    }
-
-    /** A server's stream port and an object on it. */
-    record Target(String host, int port, String objectName) {
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.rondo.benchmarks.LoadResults.Outcome;
+import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.ClientProfile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -172,7 +173,7 @@ public final class StreamLoad implements Callable<Integer> {
 
     private LoadSettings settings() {
         try {
-            LoadSettings.Target target = LoadSettings.parseUrl(url);
+            StreamUrl target = StreamUrl.parse(url);
             ClientProfile profile = new ClientProfile(Quantities.bytes(rate, "--rate"),
                 Quantities.bytes(buffer, "--buffer"));
             return new LoadSettings(target.host(), target.port(), target.objectName(), streams,

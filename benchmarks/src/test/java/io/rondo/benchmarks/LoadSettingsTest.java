@@ -9,16 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class LoadSettingsTest {
 
     @Test
-    void urlNamesHostPortAndObject() {
-        LoadSettings.Target target = LoadSettings.parseUrl("rondo://127.0.0.1:18181/videos/clip.mp4");
-        assertEquals(new LoadSettings.Target("127.0.0.1", 18181, "videos/clip.mp4"), target);
-        assertEquals("::1", LoadSettings.parseUrl("rondo://[::1]:8554/a.webm").host());
-        assertThrows(IllegalArgumentException.class, () -> LoadSettings.parseUrl("http://127.0.0.1:8554/a.webm"));
-        assertThrows(IllegalArgumentException.class, () -> LoadSettings.parseUrl("rondo://127.0.0.1/a.webm"));
-        assertThrows(IllegalArgumentException.class, () -> LoadSettings.parseUrl("rondo://127.0.0.1:8554/"));
-    }
-
-    @Test
     void opensSpreadEvenlyOverTheRamp() {
         LoadSettings settings = new LoadSettings("127.0.0.1", 8554, "a.webm", 200, 10_000_000_000L, 60_000_000_000L,
             new ClientProfile(4 << 20, 16 << 20), false, 1);

@@ -2,6 +2,7 @@ package io.rondo.server.cli.play;
 
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
+import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
@@ -14,8 +15,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -117,12 +116,12 @@ public final class PlayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        Target target;
+        StreamUrl target;
         long startNs;
         long rate;
         MediaOutput media;
         try {
-            target = Target.parse(url);
+            target = StreamUrl.parse(url);
             startNs = startNs(start);
             rate = ByteSizes.parse(maxRate, "--max-rate");
             media = MediaOutput.open(output, System.out);
@@ -202,7 +201,7 @@ public final class PlayCommand implements Callable<Integer> {
         }
     }
 
-    private int play(Target target, long startNs, long rate, MediaOutput media, ProgressPrinter progress) {
+    private int play(StreamUrl target, long startNs, long rate, MediaOutput media, ProgressPrinter progress) {
         StreamClient client;
         try {
             client = StreamClient.connect(target.host(), target.port());
@@ -219,7 +218,7 @@ public final class PlayCommand implements Callable<Integer> {
             if (stopping) {
                 return interrupted(null, media, progress);
             }
-            Accept accept = client.open(target.name(), startNs, new ClientProfile(rate, CLIENT_BUFFER_BYTES));
+            Accept accept = client.open(target.objectName(), startNs, new ClientProfile(rate, CLIENT_BUFFER_BYTES));
             meter = new PlaybackMeter(accept, nanoClock.getAsLong());
             media.write(accept.initSegment());
             for (Data data = client.nextData(); data != null; data = client.nextData()) {
@@ -236,7 +235,7 @@ public final class PlayCommand implements Callable<Integer> {
             progress.end(PlayMessages.summary("the stream ended", meter, nanoClock.getAsLong()) + media.where());
             return EXIT_ENDED;
         } catch (StreamRejectedException e) {
-            progress.fail(PlayMessages.refusal(target.name(), e.reject()));
+            progress.fail(PlayMessages.refusal(target.objectName(), e.reject()));
             return failed(EXIT_REFUSED, media, progress);
         } catch (OutputException e) {
             if (stopping) {
@@ -301,33 +300,6 @@ public final class PlayCommand implements Callable<Integer> {
             return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return System.console() != null;
-        }
-    }
-
-    /** Where to play from: the server's stream port and the object's name. */
-    private record Target(String host, int port, String name) {
-
-        static Target parse(String text) {
-            URI uri;
-            try {
-                uri = new URI(text);
-            } catch (URISyntaxException e) {
-                throw bad(text);
-            }
-            if (!"rondo".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1
-                || uri.getPort() > 65535 || uri.getPath() == null || uri.getPath().length() < 2
-                || uri.getQuery() != null || uri.getFragment() != null) {
-                throw bad(text);
-            }
-            return new Target(uri.getHost(), uri.getPort(), uri.getPath().substring(1));
-        }
-
-        String address() {
-            return host + ":" + port;
-        }
-
-        private static IllegalArgumentException bad(String text) {
-            return new IllegalArgumentException("the URL must be rondo://HOST:PORT/NAME, was '" + text + "'");
         }
     }
 }

@@ -1,0 +1,33 @@
+package io.rondo.client;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** rondo://HOST:PORT/NAME, as a person writes it. */
+class StreamUrlTest {
+
+    @Test
+    void aUrlNamesTheStreamPortAndTheObject() {
+        assertEquals(new StreamUrl("127.0.0.1", 8554, "videos/a b.webm"),
+            StreamUrl.parse("rondo://127.0.0.1:8554/videos/a%20b.webm"));
+        assertEquals("127.0.0.1:8554", StreamUrl.parse("rondo://127.0.0.1:8554/a.webm").address());
+    }
+
+    @Test
+    void anIpv6HostIsConnectedToWithoutItsBrackets() {
+        StreamUrl url = StreamUrl.parse("rondo://[::1]:8554/a.webm");
+        assertEquals("::1", url.host());
+        assertEquals("[::1]:8554", url.address());
+    }
+
+    @Test
+    void anythingElseIsRefusedSayingWhatAUrlLooksLike() {
+        for (String bad : new String[] {"http://h:1/a", "rondo://h/a", "rondo://h:0/a", "rondo://h:1/", "rondo://h:1/a?x",
+            "rondo://h:1/a#x", "not a url"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StreamUrl.parse(bad), bad);
+            assertEquals("the URL must be rondo://HOST:PORT/NAME, was '" + bad + "'", e.getMessage());
+        }
+    }
+}
