@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -187,17 +188,8 @@ class DiskExecutorTest {
             ScheduleObserver.NONE);
         EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 5);
         List<Long> lateNs = new ArrayList<>();
-        IoCompletion onTime = new IoCompletion() {
-            @Override
-            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                lateNs.add(completedNs - ((ContinuousRequest) request).deadlineNs());
-            }
-
-            @Override
-            public void failed(DiskRequest request, Exception error, long failedNs) {
-                events.add(request.id() + " failed: " + error.getMessage());
-            }
-        };
+        IoCompletion onTime = completing((request, completedNs) ->
+            lateNs.add(completedNs - ((ContinuousRequest) request).deadlineNs()));
         DiskExecutor executor = new DiskExecutor("stepped", scheduler, disk, new BufferPool(1 << 20), clock, 16);
         RoundClock rounds = new RoundClock(List.of(executor), everyRound(onTime), clock, 0, roundNs);
 
@@ -222,17 +214,8 @@ class DiskExecutorTest {
             ScheduleObserver.NONE);
         EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, wall, Waiter.realTime(wall), 5);
         List<String> done = new CopyOnWriteArrayList<>();
-        IoCompletion record = new IoCompletion() {
-            @Override
-            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                done.add(Thread.currentThread().getName() + ": " + request.id());
-            }
-
-            @Override
-            public void failed(DiskRequest request, Exception error, long failedNs) {
-                done.add("failed: " + error.getMessage());
-            }
-        };
+        IoCompletion record = completing((request, completedNs) ->
+            done.add(Thread.currentThread().getName() + ": " + request.id()));
         DiskExecutor executor = new DiskExecutor("wall", scheduler, disk, new BufferPool(1 << 20), wall, 16);
         RoundClock rounds = new RoundClock(List.of(executor), everyRound(record), wall, wall.nanoTime(), roundNs);
         try (AgentThreads threads = new AgentThreads()) {
@@ -249,6 +232,22 @@ class DiskExecutorTest {
         assertTrue(done.stream().allMatch(line -> line.startsWith("rondo-disk-wall: ")),
             "every read completed on the disk's own thread: " + done);
         assertEquals(0, executor.ioErrors());
+        assertEquals(List.of(), events, "no read failed");
+    }
+
+    /** A completion that hands each read and its end time to {@code done}; a failure goes to {@link #events}. */
+    private IoCompletion completing(BiConsumer<DiskRequest, Long> done) {
+        return new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                done.accept(request, completedNs);
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                events.add(request.id() + " failed: " + error.getMessage());
+            }
+        };
     }
 
     /** Each round, one 200 kB C-request, further out each round. */

@@ -20,14 +20,12 @@ import java.util.function.Function;
  * HTTP handler asks, then reads what the {@link Outcome} says.
  *
  * <p>Choices where the RFC leaves room: a Range that does not parse, uses another unit, or asks
- * for more than {@link #MAX_RANGES} ranges is ignored (the whole representation is sent); ranges
+ * for more than {@code http.maxRanges} ranges is ignored (the whole representation is sent); ranges
  * are served in the order asked, not coalesced; a date validator in If-Range counts only if it
  * equals Last-Modified to the second.
  */
 public final class ConditionalRequests {
 
-    /** The most ranges one request may ask for before its Range is ignored. */
-    public static final int MAX_RANGES = HttpSettings.DEFAULT_MAX_RANGES;
 
     private ConditionalRequests() {
     }
@@ -40,7 +38,7 @@ public final class ConditionalRequests {
      * @param target  the representation asked for
      */
     public static Outcome evaluate(String method, Function<String, String> headers, Representation target) {
-        return evaluate(method, headers, target, MAX_RANGES);
+        return evaluate(method, headers, target, HttpSettings.DEFAULT_MAX_RANGES);
     }
 
     /**
@@ -87,7 +85,7 @@ public final class ConditionalRequests {
      * the header is to be ignored, empty if no range is satisfiable (416).
      */
     static List<ByteRangeSpec> parseRanges(String header, long size) {
-        return parseRanges(header, size, MAX_RANGES);
+        return parseRanges(header, size, HttpSettings.DEFAULT_MAX_RANGES);
     }
 
     private static List<ByteRangeSpec> parseRanges(String header, long size, int maxRanges) {

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
 
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ final class DiscreteRouter {
     private final int maxRanges;
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
-        this(directory, reads, hot, ConditionalRequests.MAX_RANGES);
+        this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES);
     }
 
     /** @param maxRanges the most ranges one request may ask for ({@code http.maxRanges}) */

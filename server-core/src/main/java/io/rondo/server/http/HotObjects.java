@@ -24,11 +24,6 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class HotObjects {
 
-    /** The largest object cached by default. */
-    public static final int DEFAULT_MAX_OBJECT_BYTES = HttpSettings.DEFAULT_HOT_OBJECT_MAX;
-    /** The most bytes cached in all by default. */
-    public static final long DEFAULT_MAX_TOTAL_BYTES = HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL;
-
     private record Key(long id, String etag) {
     }
 
@@ -41,7 +36,7 @@ public final class HotObjects {
 
     /** With the default limits: objects up to 64 KiB, 16 MiB in all. */
     public HotObjects() {
-        this(DEFAULT_MAX_OBJECT_BYTES, DEFAULT_MAX_TOTAL_BYTES);
+        this(HttpSettings.DEFAULT_HOT_OBJECT_MAX, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
     }
 
     /**

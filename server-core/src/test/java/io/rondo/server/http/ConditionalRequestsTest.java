@@ -1,5 +1,6 @@
 package io.rondo.server.http;
 
+import io.rondo.server.config.HttpSettings;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -90,7 +91,7 @@ class ConditionalRequestsTest {
 
     @Test
     void moreRangesThanTheLimitAreIgnoredRatherThanServedPieceByPiece() {
-        String many = "bytes=" + "0-0,".repeat(ConditionalRequests.MAX_RANGES) + "1-1";
+        String many = "bytes=" + "0-0,".repeat(HttpSettings.DEFAULT_MAX_RANGES) + "1-1";
         assertEquals("200", evaluate("GET", "Range", many));
     }
 

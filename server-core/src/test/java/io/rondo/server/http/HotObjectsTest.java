@@ -5,6 +5,7 @@ import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskRuntime;
@@ -55,7 +56,7 @@ class HotObjectsTest {
                 READS.incrementAndGet();
                 return device.read(request, task, scratch);
             }).start();
-        hot = new HotObjects(MAX_OBJECT, HotObjects.DEFAULT_MAX_TOTAL_BYTES);
+        hot = new HotObjects(MAX_OBJECT, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, null, hot);
     }
 
