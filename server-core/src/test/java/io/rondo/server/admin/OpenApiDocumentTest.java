@@ -40,8 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OpenApiDocumentTest {
 
     /** The routes anyone may call: probes, the document itself and the dashboard's files. */
-    private static final Set<String> OPEN = Set.of("/healthz", "/readyz", "/api/v1/openapi.yaml", "/admin/",
-        "/admin/{file}");
+    private static final Set<String> OPEN = Set.of("/healthz", "/readyz", "/api/v1/openapi.yaml", "/admin",
+        "/admin/", "/admin/{file}");
     private static final String PROBLEM = "#/components/schemas/Problem";
 
     private static OpenAPI api;
