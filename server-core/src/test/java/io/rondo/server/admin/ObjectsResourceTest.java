@@ -1,0 +1,493 @@
+package io.rondo.server.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import io.rondo.client.StreamClient;
+import io.rondo.client.StreamErrorException;
+import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.ErrorCode;
+import io.rondo.content.ingest.IngestRequest;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
+import io.rondo.server.http.HttpServer;
+import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The objects resource through a real admin port: a library on emulated paper disks, its stream
+ * and HTTP ports, and {@link java.net.http.HttpClient} as the operator's client.
+ */
+class ObjectsResourceTest {
+
+    private static final String ADMIN_TOKEN = "admin-token-for-the-objects-test";
+    private static final String READ_TOKEN = "read-token-for-the-objects-test";
+    private static final ClientProfile PROFILE = new ClientProfile(4L << 20, 8L << 20);
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path temp;
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private Library library;
+    private DiskRuntime disks;
+    private StreamServer streams;
+    private HttpServer http;
+    private AdminServer admin;
+
+    private void serve(long maxUploadBytes) throws Exception {
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
+            DiskIo.best(), Function.identity());
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
+            AdmissionConfig.defaults());
+        http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams);
+        disks.start();
+        AdminRouter router = new ObjectsResource(library, streams, maxUploadBytes).routes(new AdminRouter());
+        admin = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), new RondoMetrics(), maxUploadBytes, null, null);
+    }
+
+    @AfterEach
+    void stop() {
+        if (admin != null) {
+            admin.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        if (streams != null) {
+            streams.close();
+        }
+        if (disks != null) {
+            disks.close();
+        }
+        if (library != null) {
+            library.close();
+        }
+    }
+
+    @Test
+    void objectsAreListedByNameWithAPrefixAPageAtATime() throws Exception {
+        serve(MIB);
+        for (String name : List.of("/videos/c.txt", "/music/x.txt", "/videos/a.txt", "/videos2.txt",
+            "/videos/b.txt")) {
+            ingest(name, name.getBytes(StandardCharsets.UTF_8));
+        }
+
+        JsonNode first = json(send("GET", "/api/v1/objects?prefix=/videos/&limit=2", READ_TOKEN), 200);
+        assertEquals(List.of("/videos/a.txt", "/videos/b.txt"), names(first));
+        assertTrue(first.get("next").isTextual(), first.toString());
+        JsonNode second = json(send("GET", "/api/v1/objects?prefix=/videos/&limit=2&cursor="
+            + first.get("next").textValue(), READ_TOKEN), 200);
+        assertEquals(List.of("/videos/c.txt"), names(second));
+        assertTrue(second.get("next").isNull(), "the last page has no next: " + second);
+
+        JsonNode all = json(send("GET", "/api/v1/objects", READ_TOKEN), 200);
+        assertEquals(List.of("/music/x.txt", "/videos/a.txt", "/videos/b.txt", "/videos/c.txt", "/videos2.txt"),
+            names(all));
+        JsonNode item = all.get("items").get(1);
+        assertEquals("discrete", item.get("kind").textValue());
+        assertEquals("text/plain", item.get("mimeType").textValue());
+        assertEquals("/videos/a.txt".length(), item.get("size").longValue());
+        assertTrue(item.get("etag").textValue().matches("\"[0-9a-f]+\""), item.toString());
+        assertEquals(library.store().disks().get(0).name(), item.get("disks").get(0).textValue());
+        assertTrue(item.get("fragments").isNull() && item.get("durationSeconds").isNull()
+            && item.get("bitsPerSecond").isNull(), "no media fields for discrete data: " + item);
+
+        for (String bad : List.of("limit=0", "limit=1001", "limit=ten", "cursor=%21%21", "cursor=YWJj",
+            "prefix=videos/")) {
+            HttpResponse<String> refused = send("GET", "/api/v1/objects?" + bad, READ_TOKEN);
+            assertEquals(bad.substring(0, bad.indexOf('=')), problem(refused, 400).get("field").textValue(), bad);
+        }
+    }
+
+    @Test
+    void anObjectIsReadByNameAndAMissingOneIs404() throws Exception {
+        serve(MIB);
+        ingest("/docs/read me.txt", "hello".getBytes(StandardCharsets.UTF_8));
+
+        JsonNode object = json(send("GET", "/api/v1/objects/docs/read%20me.txt", READ_TOKEN), 200);
+        assertEquals("/docs/read me.txt", object.get("name").textValue());
+        assertEquals(5, object.get("size").longValue());
+        assertEquals(0, object.get("streams").intValue());
+
+        assertTrue(problem(send("GET", "/api/v1/objects/docs/missing.txt", READ_TOKEN), 404).get("detail")
+            .textValue().contains("/docs/missing.txt"));
+        assertEquals("name", problem(send("GET", "/api/v1/objects/docs/a%01b.txt", READ_TOKEN), 400)
+            .get("field").textValue());
+    }
+
+    @Test
+    void anUploadIsStoredAndServedLikeAnIngestedFile() throws Exception {
+        serve(MIB);
+        byte[] bytes = new byte[200_000];
+        new Random(7).nextBytes(bytes);
+
+        HttpResponse<String> created = send("PUT", "/api/v1/objects/docs/random%20bytes.bin", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofByteArray(bytes));
+
+        JsonNode object = json(created, 201);
+        assertEquals("/api/v1/objects/docs/random%20bytes.bin", created.headers().firstValue("Location")
+            .orElseThrow());
+        assertEquals("/docs/random bytes.bin", object.get("name").textValue());
+        assertEquals("discrete", object.get("kind").textValue());
+        assertEquals(bytes.length, object.get("size").longValue());
+        HttpResponse<byte[]> served = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + http.address().getPort() + "/docs/random%20bytes.bin")).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, served.statusCode());
+        assertArrayEquals(bytes, served.body(), "the HTTP port serves the uploaded bytes");
+        assertEquals(object.get("etag").textValue(), served.headers().firstValue("ETag").orElseThrow());
+        assertEquals(List.of(), uploadsLeft(), "the upload's temporary file is gone");
+    }
+
+    @Test
+    void anUploadedClipIsRemuxedIntoFragmentsAsRondoIngestDoes() throws Exception {
+        serve(4 * MIB);
+        byte[] clip = clip();
+        MediaObject ingested = ingest("/ingested.webm", clip);
+
+        JsonNode uploaded = json(send("PUT", "/api/v1/objects/videos/clip.webm", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofByteArray(clip)), 201);
+
+        assertEquals("continuous", uploaded.get("kind").textValue());
+        assertEquals("video/webm", uploaded.get("mimeType").textValue());
+        assertEquals(ingested.media().fragments().size(), uploaded.get("fragments").intValue());
+        assertTrue(uploaded.get("fragments").intValue() > 1, uploaded.toString());
+        assertEquals(ingested.media().durationNs() / 1e9, uploaded.get("durationSeconds").doubleValue(), 1e-9);
+        assertEquals(ingested.media().averageBitRate(), uploaded.get("bitsPerSecond").longValue());
+        assertEquals(ingested.etag(), uploaded.get("etag").textValue(), "the same stored bytes as rondo ingest's");
+        try (StreamClient player = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            player.open("/videos/clip.webm", 0, PROFILE);
+            assertEquals(0, player.nextData().fragmentIndex(), "the uploaded clip streams");
+        }
+    }
+
+    @Test
+    void aTakenNameIs409BeforeAnyByteIsWritten() throws Exception {
+        serve(MIB);
+        MediaObject first = ingest("/taken.txt", "first".getBytes(StandardCharsets.UTF_8));
+
+        HttpResponse<String> refused = send("PUT", "/api/v1/objects/taken.txt", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofString("second"));
+
+        assertTrue(problem(refused, 409).get("detail").textValue().contains("/taken.txt"));
+        assertEquals(first, library.store().catalog().byName("/taken.txt").orElseThrow(), "the object is untouched");
+        assertEquals(List.of(), uploadsLeft());
+    }
+
+    @Test
+    void namesTheLibraryRefusesAre400() throws Exception {
+        serve(MIB);
+        ingest("/player/index.html", "<p>the player</p>".getBytes(StandardCharsets.UTF_8));
+        ingest("/a.txt", "a".getBytes(StandardCharsets.UTF_8));
+
+        for (String name : List.of("bad%01name.txt", "a/%2E%2E/b.txt", "player/x.js")) {
+            HttpResponse<String> refused = send("PUT", "/api/v1/objects/" + name, ADMIN_TOKEN,
+                HttpRequest.BodyPublishers.ofString("x"));
+            assertEquals("name", problem(refused, 400).get("field").textValue(), name);
+        }
+        assertEquals("name", problem(send("DELETE", "/api/v1/objects/player/index.html", ADMIN_TOKEN), 400)
+            .get("field").textValue());
+        assertEquals("name", problem(move("player/index.html", "{\"to\":\"/index.html\"}"), 400).get("field")
+            .textValue());
+        assertEquals("to", problem(move("a.txt", "{\"to\":\"/player/a.txt\"}"), 400).get("field").textValue());
+        assertTrue(library.store().catalog().byName("/player/index.html").isPresent());
+        assertEquals(List.of(), uploadsLeft());
+    }
+
+    @Test
+    void anUploadPastTheLimitIs413AndLeavesNothing() throws Exception {
+        serve(64 * 1024);
+
+        HttpResponse<String> declared = send("PUT", "/api/v1/objects/declared.bin", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofByteArray(new byte[64 * 1024 + 1]));
+        problem(declared, 413);
+
+        HttpResponse<String> streamed = send("PUT", "/api/v1/objects/streamed.bin", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofInputStream(() -> new GeneratedBytes(MIB)));
+        problem(streamed, 413);
+
+        assertEquals(0, library.store().catalog().size());
+        await("the streamed upload's temporary file is deleted").atMost(Duration.ofSeconds(5))
+            .until(() -> uploadsLeft().isEmpty());
+    }
+
+    @Test
+    void anUploadTheClientAbandonsLeavesNoFileAndNoObject() throws Exception {
+        serve(16 * MIB);
+        try (Socket socket = new Socket("127.0.0.1", admin.address().getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /api/v1/objects/cut.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                + ADMIN_TOKEN + "\r\nContent-Length: " + 8 * MIB + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            new GeneratedBytes(MIB).transferTo(out);
+            out.flush();
+            await("the upload is being written").atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> uploadsLeft().size() == 1 && Files.size(uploadsLeft().get(0)) > 0);
+        }
+
+        await("the abandoned upload's file is deleted").atMost(Duration.ofSeconds(10))
+            .until(() -> uploadsLeft().isEmpty());
+        problem(send("GET", "/api/v1/objects/cut.bin", READ_TOKEN), 404);
+        json(send("PUT", "/api/v1/objects/cut.bin", ADMIN_TOKEN, HttpRequest.BodyPublishers.ofString("whole")), 201);
+    }
+
+    @Test
+    void uploadsACrashLeftAreRemovedWhenTheResourceIsBuilt() throws Exception {
+        Path uploads = Files.createDirectories(temp.resolve("data").resolve(ObjectsResource.UPLOADS));
+        Files.write(uploads.resolve("upload-1.part"), new byte[1000]);
+
+        serve(MIB);
+
+        assertEquals(List.of(), uploadsLeft());
+    }
+
+    @Test
+    void deleteRemovesTheObject() throws Exception {
+        serve(MIB);
+        ingest("/old.txt", "old".getBytes(StandardCharsets.UTF_8));
+
+        HttpResponse<String> deleted = send("DELETE", "/api/v1/objects/old.txt", ADMIN_TOKEN);
+
+        assertEquals(204, deleted.statusCode());
+        assertEquals("", deleted.body());
+        problem(send("GET", "/api/v1/objects/old.txt", READ_TOKEN), 404);
+        problem(send("DELETE", "/api/v1/objects/old.txt", ADMIN_TOKEN), 404);
+        assertEquals(404, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+            + http.address().getPort() + "/old.txt")).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+    }
+
+    @Test
+    void aStreamedObjectIsDeletedOnlyByForceWhichEndsItsStreams() throws Exception {
+        serve(MIB);
+        ingest("/clip.webm", clip());
+        try (StreamClient player = StreamClient.connect("127.0.0.1", streams.address().getPort())) {
+            player.open("/clip.webm", 0, PROFILE);
+            assertEquals(0, player.nextData().fragmentIndex());
+            assertEquals(1, json(send("GET", "/api/v1/objects/clip.webm", READ_TOKEN), 200).get("streams")
+                .intValue());
+
+            JsonNode refused = problem(send("DELETE", "/api/v1/objects/clip.webm", ADMIN_TOKEN), 409);
+            assertEquals(1, refused.get("streams").intValue());
+            assertTrue(library.store().catalog().byName("/clip.webm").isPresent());
+
+            assertEquals(204, send("DELETE", "/api/v1/objects/clip.webm?force=true", ADMIN_TOKEN).statusCode());
+            StreamErrorException ended = assertThrows(StreamErrorException.class, () -> {
+                while (player.nextData() != null) {
+                    Thread.onSpinWait();
+                }
+            });
+            assertEquals(ErrorCode.ENDED_BY_OPERATOR.code(), ended.error().code(), ended.getMessage());
+        }
+        assertFalse(library.store().catalog().byName("/clip.webm").isPresent());
+    }
+
+    @Test
+    void moveRenamesAndRefusesATakenOrBadName() throws Exception {
+        serve(MIB);
+        MediaObject original = ingest("/a.txt", "a".getBytes(StandardCharsets.UTF_8));
+        ingest("/b.txt", "b".getBytes(StandardCharsets.UTF_8));
+
+        JsonNode moved = json(move("a.txt", "{\"to\":\"/archive/a.txt\"}"), 200);
+
+        assertEquals("/archive/a.txt", moved.get("name").textValue());
+        assertEquals(original.etag(), moved.get("etag").textValue());
+        problem(send("GET", "/api/v1/objects/a.txt", READ_TOKEN), 404);
+        json(send("GET", "/api/v1/objects/archive/a.txt", READ_TOKEN), 200);
+        problem(move("archive/a.txt", "{\"to\":\"/b.txt\"}"), 409);
+        problem(move("missing.txt", "{\"to\":\"/c.txt\"}"), 404);
+        for (String body : List.of("", "not json", "[\"/c.txt\"]", "{}", "{\"to\":3}",
+            "{\"to\":\"/c.txt\",\"x\":1}", "{\"to\":\"/a/../c.txt\"}")) {
+            problem(move("archive/a.txt", body), 400);
+        }
+        assertEquals(List.of("/archive/a.txt", "/b.txt"), library.store().catalog().all().stream()
+            .map(MediaObject::name).toList());
+    }
+
+    @Test
+    void changesNeedTheAdminTokenAndReadsATokenOfEitherScope() throws Exception {
+        serve(MIB);
+        ingest("/a.txt", "a".getBytes(StandardCharsets.UTF_8));
+
+        problem(send("GET", "/api/v1/objects", null), 401);
+        problem(send("GET", "/api/v1/objects/a.txt", null), 401);
+        problem(send("PUT", "/api/v1/objects/b.txt", null, HttpRequest.BodyPublishers.ofString("b")), 401);
+        problem(send("PUT", "/api/v1/objects/b.txt", READ_TOKEN, HttpRequest.BodyPublishers.ofString("b")), 403);
+        problem(send("DELETE", "/api/v1/objects/a.txt", READ_TOKEN), 403);
+        assertEquals(403, send("POST", "/api/v1/objects/a.txt/move", READ_TOKEN,
+            HttpRequest.BodyPublishers.ofString("{\"to\":\"/c.txt\"}")).statusCode());
+        json(send("GET", "/api/v1/objects/a.txt", ADMIN_TOKEN), 200);
+        assertEquals(List.of("/a.txt"), library.store().catalog().all().stream().map(MediaObject::name).toList());
+        assertEquals(List.of(), uploadsLeft());
+    }
+
+    /**
+     * A gibibyte, generated as it is sent, goes through the admin port to the library while the
+     * heap, and the admin port's buffers, stay within a few pieces of where they were: the body is
+     * on disk, not in memory.
+     */
+    @Test
+    @Tag("slow")
+    void aGibibyteUploadLeavesTheHeapFlat() throws Exception {
+        long size = 1L << 30;
+        serve(size);
+        long heapBefore = heapAfterGc();
+        long directBefore = adminDirectMemory();
+
+        CompletableFuture<HttpResponse<String>> upload = client.sendAsync(request("PUT", "/api/v1/objects/big.bin",
+            ADMIN_TOKEN, HttpRequest.BodyPublishers.fromPublisher(
+                HttpRequest.BodyPublishers.ofInputStream(() -> new GeneratedBytes(size)), size)),
+            HttpResponse.BodyHandlers.ofString());
+        await("half the upload is on disk").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
+            .ignoreExceptions().until(() -> uploadsLeft().size() == 1 && Files.size(uploadsLeft().get(0)) >= size / 2);
+        long heapMidway = heapAfterGc();
+        long directMidway = adminDirectMemory();
+        JsonNode object = json(upload.get(), 201);
+        long heapAfter = heapAfterGc();
+
+        assertEquals(size, object.get("size").longValue());
+        assertTrue(heapMidway - heapBefore < 64 * MIB, "the heap grew " + (heapMidway - heapBefore) / MIB
+            + " MiB with half a GiB uploaded");
+        assertTrue(directMidway - directBefore < 64 * MIB, "direct buffers grew " + (directMidway - directBefore)
+            / MIB + " MiB with half a GiB uploaded");
+        assertTrue(heapAfter - heapBefore < 64 * MIB, "the heap grew " + (heapAfter - heapBefore) / MIB
+            + " MiB after the upload");
+        assertEquals(List.of(), uploadsLeft());
+    }
+
+    private static long heapAfterGc() {
+        System.gc();
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+
+    /** The direct memory of the allocator the admin port's connections read into. */
+    private static long adminDirectMemory() {
+        return ((ByteBufAllocatorMetricProvider) ByteBufAllocator.DEFAULT).metric().usedDirectMemory();
+    }
+
+    private MediaObject ingest(String name, byte[] bytes) throws Exception {
+        Path source = Files.write(Files.createTempFile(temp, "source", ".bin"), bytes);
+        return library.ingest().ingest(new IngestRequest(source, name, null, 0), copied -> { });
+    }
+
+    private static byte[] clip() throws IOException {
+        try (InputStream in = ObjectsResourceTest.class.getResourceAsStream(
+            "/io/rondo/content/demo/test-pattern.webm")) {
+            return in.readAllBytes();
+        }
+    }
+
+    private List<Path> uploadsLeft() throws IOException {
+        try (Stream<Path> files = Files.list(library.dataFolder().resolve(ObjectsResource.UPLOADS))) {
+            return files.toList();
+        }
+    }
+
+    private HttpResponse<String> move(String name, String body) throws Exception {
+        return send("POST", "/api/v1/objects/" + name + "/move", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private HttpResponse<String> send(String method, String path, String token) throws Exception {
+        return send(method, path, token, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private HttpResponse<String> send(String method, String path, String token, HttpRequest.BodyPublisher body)
+        throws Exception {
+        return client.send(request(method, path, token, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest request(String method, String path, String token, HttpRequest.BodyPublisher body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(admin.url() + path)).method(method, body);
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request.build();
+    }
+
+    private static JsonNode json(HttpResponse<String> response, int status) throws IOException {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+        return ApiReply.JSON.readTree(response.body());
+    }
+
+    private static JsonNode problem(HttpResponse<String> response, int status) throws IOException {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElseThrow());
+        JsonNode problem = ApiReply.JSON.readTree(response.body());
+        assertEquals(status, problem.get("status").intValue(), response.body());
+        return problem;
+    }
+
+    private static List<String> names(JsonNode page) {
+        List<String> names = new ArrayList<>();
+        page.get("items").forEach(item -> names.add(item.get("name").textValue()));
+        return names;
+    }
+
+    /** Bytes made as they are read, never held: a repeating pattern of some length. */
+    private static final class GeneratedBytes extends InputStream {
+        private final long length;
+        private long position;
+
+        GeneratedBytes(long length) {
+            this.length = length;
+        }
+
+        @Override
+        public int read() {
+            return position < length ? (int) (position++ * 31 & 0xff) : -1;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int count) {
+            if (position >= length) {
+                return -1;
+            }
+            int n = (int) Math.min(count, length - position);
+            for (int i = 0; i < n; i++) {
+                into[offset + i] = (byte) (position++ * 31);
+            }
+            return n;
+        }
+    }
+}
