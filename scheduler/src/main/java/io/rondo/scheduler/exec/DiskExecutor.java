@@ -35,6 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * hands the new policy over, and the executor gives it to its scheduler right before the next
  * round start it drains, so it takes over at a round boundary, with nothing of the last round
  * left in the scan list.
+ *
+ * <p>Other threads may read what waits ({@link #queuedDiscrete()}, {@link #scanListSize()}): the
+ * executor publishes its scheduler's queue lengths once a duty cycle.
  */
 public final class DiskExecutor implements Agent {
 
@@ -57,6 +60,8 @@ public final class DiskExecutor implements Agent {
     private final Wakeup wakeup = new Wakeup();
     private final AtomicReference<SchedulingPolicy> policyChange = new AtomicReference<>();
     private volatile SchedulingPolicy policyInForce;
+    private volatile int fifoSnapshot;
+    private volatile int scanListSnapshot;
     private volatile long ioErrors;
     private long errorsLogged;
     private long lastLogNs;
@@ -191,6 +196,7 @@ public final class DiskExecutor implements Agent {
             work++;
         }
         DiskRequest request = scheduler.next(clock.nanoTime());
+        publishQueueLengths();
         if (request == null) {
             return work;
         }
@@ -203,9 +209,28 @@ public final class DiskExecutor implements Agent {
         return scheduler.wakeUpNs();
     }
 
+    /**
+     * D-requests waiting: those handed over and not yet taken (urgent ones included), and those in
+     * the scheduler's fifo queue as of the executor's last duty cycle. Any thread may ask.
+     */
+    public int queuedDiscrete() {
+        return arrivals.size() + urgent.size() + fifoSnapshot;
+    }
+
+    /** Requests in the scheduler's scan list as of the executor's last duty cycle, the one in flight not counted. */
+    public int scanListSize() {
+        return scanListSnapshot;
+    }
+
     /** Reads that failed (device errors, no buffer memory). */
     public long ioErrors() {
         return ioErrors;
+    }
+
+    /** Writes the queue lengths other threads read: two field writes a duty cycle, against an IO of milliseconds. */
+    private void publishQueueLengths() {
+        fifoSnapshot = scheduler.queuedDiscrete();
+        scanListSnapshot = scheduler.scanListSize();
     }
 
     private void perform(DiskRequest request) {

@@ -182,6 +182,37 @@ class DiskExecutorTest {
         assertTrue(events.get(0).contains("no buffer memory"), events.toString());
     }
 
+    /**
+     * What waits, as another thread sees it: D-requests handed over count at once; after a duty
+     * cycle they wait in the fifo queue while the disjoint policy reads its C-requests, then join
+     * the scan list when the D-period begins.
+     */
+    @Test
+    void theQueueLengthsAreReadableAsOfTheLastDutyCycle() {
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, paper, ROUND_NS, 0,
+            ScheduleObserver.NONE);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = new DiskExecutor("queues", scheduler, disk, new BufferPool(1 << 20), clock, 16);
+        executor.startRound(0, List.of(continuous(1, 1000, 100_000), continuous(2, 2000, 100_000)));
+        for (int i = 0; i < 3; i++) {
+            DiscreteRequest request = new DiscreteRequest(10 + i, i, paper.positionOfCylinder(3000 + 100 * i), 50_000,
+                0);
+            request.attach(new IoTask(null, 0, 50_000, BufferPool.NO_STREAM, recorder));
+            assertTrue(executor.submit(request));
+        }
+        assertEquals(3, executor.queuedDiscrete(), "handed over, not yet taken");
+        assertEquals(0, executor.scanListSize());
+
+        executor.doWork();
+        assertEquals(3, executor.queuedDiscrete(), "in the fifo queue while the C-requests are read");
+        assertEquals(1, executor.scanListSize(), "C2 is left; C1 is in flight");
+        executor.doWork();
+        assertEquals(0, executor.scanListSize());
+        executor.doWork();
+        assertEquals(0, executor.queuedDiscrete());
+        assertEquals(2, executor.scanListSize(), "the D-period's sweep, its first request in flight");
+    }
+
     /** Invoker mode: the round clock and the executor stepped by hand, nine rounds in virtual time. */
     @Test
     void steppedTogetherTheRoundClockAndTheExecutorReadEveryRoundBeforeItsEnd() {
