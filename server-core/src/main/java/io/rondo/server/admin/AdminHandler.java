@@ -137,6 +137,8 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             if (route.upload() != null) {
                 upload = route.upload().open(apiRequest(path, uri.parameters(), new byte[0]));
                 ctx.channel().config().setAutoRead(false);
+                // The body's first piece: it may not have come with the head (a client waiting for 100 Continue).
+                ctx.read();
             }
             if (HttpUtil.is100ContinueExpected(head)) {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
