@@ -125,7 +125,7 @@ class ObjectsResourceTest {
             names(all));
         JsonNode item = all.get("items").get(1);
         assertEquals("discrete", item.get("kind").textValue());
-        assertEquals("text/plain", item.get("mimeType").textValue());
+        assertTrue(item.get("mimeType").textValue().startsWith("text/plain"), item.toString());
         assertEquals("/videos/a.txt".length(), item.get("size").longValue());
         assertTrue(item.get("etag").textValue().matches("\"[0-9a-f]+\""), item.toString());
         assertEquals(library.store().disks().get(0).name(), item.get("disks").get(0).textValue());
@@ -268,6 +268,25 @@ class ObjectsResourceTest {
             .until(() -> uploadsLeft().isEmpty());
         problem(send("GET", "/api/v1/objects/cut.bin", READ_TOKEN), 404);
         json(send("PUT", "/api/v1/objects/cut.bin", ADMIN_TOKEN, HttpRequest.BodyPublishers.ofString("whole")), 201);
+    }
+
+    /** curl sends a file over 1 MiB this way: the head with Expect: 100-continue, the body only after 100 Continue. */
+    @Test
+    void anUploadWhoseBodyWaitsFor100ContinueIsTaken() throws Exception {
+        serve(4 * MIB);
+        try (Socket socket = new Socket("127.0.0.1", admin.address().getPort())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            out.write(("PUT /api/v1/objects/continued.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                + ADMIN_TOKEN + "\r\nContent-Length: " + 2 * MIB + "\r\nExpect: 100-continue\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            assertTrue(head(in).startsWith("HTTP/1.1 100 Continue"));
+            new GeneratedBytes(2 * MIB).transferTo(out);
+            assertTrue(head(in).startsWith("HTTP/1.1 201 Created"));
+        }
+        assertEquals(2 * MIB, json(send("GET", "/api/v1/objects/continued.bin", READ_TOKEN), 200).get("size")
+            .longValue());
     }
 
     @Test
@@ -456,6 +475,17 @@ class ObjectsResourceTest {
         JsonNode problem = ApiReply.JSON.readTree(response.body());
         assertEquals(status, problem.get("status").intValue(), response.body());
         return problem;
+    }
+
+    /** A response's status line and headers, read up to the blank line. */
+    private static String head(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            assertTrue(c >= 0, "the connection closed after: " + head);
+            head.append((char) c);
+        }
+        return head.toString();
     }
 
     private static List<String> names(JsonNode page) {
