@@ -116,7 +116,8 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             String rawPath = uri.rawPath();
             List<String> segments = new ArrayList<>();
             for (String segment : Route.split(rawPath)) {
-                segments.add(QueryStringDecoder.decodeComponent(segment));
+                // A '+' in a path is itself, as the HTTP port reads it; only a query's '+' is a space.
+                segments.add(QueryStringDecoder.decodeComponent(segment.replace("+", "%2B")));
             }
             String path = "/" + String.join("/", segments);
             match = router.match(head.method().name(), path, segments);

@@ -144,10 +144,14 @@ class ObjectsResourceTest {
         serve(MIB);
         ingest("/docs/read me.txt", "hello".getBytes(StandardCharsets.UTF_8));
 
+        ingest("/docs/a+b.txt", "plus".getBytes(StandardCharsets.UTF_8));
+
         JsonNode object = json(send("GET", "/api/v1/objects/docs/read%20me.txt", READ_TOKEN), 200);
         assertEquals("/docs/read me.txt", object.get("name").textValue());
         assertEquals(5, object.get("size").longValue());
         assertEquals(0, object.get("streams").intValue());
+        assertEquals("/docs/a+b.txt", json(send("GET", "/api/v1/objects/docs/a+b.txt", READ_TOKEN), 200).get("name")
+            .textValue(), "a '+' in a path is a plus, as on the HTTP port");
 
         assertTrue(problem(send("GET", "/api/v1/objects/docs/missing.txt", READ_TOKEN), 404).get("detail")
             .textValue().contains("/docs/missing.txt"));
@@ -161,17 +165,18 @@ class ObjectsResourceTest {
         byte[] bytes = new byte[200_000];
         new Random(7).nextBytes(bytes);
 
-        HttpResponse<String> created = send("PUT", "/api/v1/objects/docs/random%20bytes.bin", ADMIN_TOKEN,
+        HttpResponse<String> created = send("PUT", "/api/v1/objects/docs/random%20bytes+100%25.bin", ADMIN_TOKEN,
             HttpRequest.BodyPublishers.ofByteArray(bytes));
 
         JsonNode object = json(created, 201);
-        assertEquals("/api/v1/objects/docs/random%20bytes.bin", created.headers().firstValue("Location")
-            .orElseThrow());
-        assertEquals("/docs/random bytes.bin", object.get("name").textValue());
+        assertEquals("/docs/random bytes+100%.bin", object.get("name").textValue());
         assertEquals("discrete", object.get("kind").textValue());
         assertEquals(bytes.length, object.get("size").longValue());
+        String location = created.headers().firstValue("Location").orElseThrow();
+        assertEquals("/api/v1/objects/docs/random%20bytes%2B100%25.bin", location);
+        assertEquals(object, json(send("GET", location, READ_TOKEN), 200), "the Location names the object");
         HttpResponse<byte[]> served = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-            + http.address().getPort() + "/docs/random%20bytes.bin")).build(),
+            + http.address().getPort() + "/docs/random%20bytes+100%25.bin")).build(),
             HttpResponse.BodyHandlers.ofByteArray());
         assertEquals(200, served.statusCode());
         assertArrayEquals(bytes, served.body(), "the HTTP port serves the uploaded bytes");
