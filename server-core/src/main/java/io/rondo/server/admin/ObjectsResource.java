@@ -124,8 +124,7 @@ public final class ObjectsResource {
     public AdminRouter routes(AdminRouter router) {
         return router.add(
             Route.sync("GET", "/api/v1/objects", Scope.READ, this::list),
-            Route.sync("GET", "/api/v1/objects/{name+}", Scope.READ,
-                request -> ApiReply.ok(view(existing(nameOf(request))))),
+            Route.sync("GET", "/api/v1/objects/{name+}", Scope.READ, this::object),
             Route.upload("PUT", "/api/v1/objects/{name+}", Scope.ADMIN, this::upload),
             Route.of("DELETE", "/api/v1/objects/{name+}", Scope.ADMIN, this::delete),
             Route.of("POST", "/api/v1/objects/{name+}/move", Scope.ADMIN, this::move));
@@ -164,6 +163,17 @@ public final class ObjectsResource {
             // answered below
         }
         throw Problem.invalid("cursor", "cursor is the 'next' of the page before, was '" + cursor + "'");
+    }
+
+    /** One object; a name no object can have is not found either, the reason in the detail. */
+    private ApiReply object(ApiRequest request) {
+        String name;
+        try {
+            name = ObjectNames.normalize("/" + request.variable("name"));
+        } catch (IllegalArgumentException e) {
+            throw Problem.notFound("no object can have this name: " + e.getMessage());
+        }
+        return ApiReply.ok(view(existing(name)));
     }
 
     private Route.UploadSink upload(ApiRequest request) {

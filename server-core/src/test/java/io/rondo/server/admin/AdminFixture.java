@@ -108,7 +108,11 @@ final class AdminFixture implements AutoCloseable {
      * methods it has not (a 405) are not checked.
      */
     HttpResponse<String> send(HttpRequest request) throws Exception {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return conforming(request, http.send(request, HttpResponse.BodyHandlers.ofString()));
+    }
+
+    /** The response to {@code request}, having held it to the OpenAPI document as {@link #send} does. */
+    static HttpResponse<String> conforming(HttpRequest request, HttpResponse<String> response) {
         String template;
         if (response.statusCode() == 405) {
             return response;

@@ -32,6 +32,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,8 +156,8 @@ class ObjectsResourceTest {
 
         assertTrue(problem(send("GET", "/api/v1/objects/docs/missing.txt", READ_TOKEN), 404).get("detail")
             .textValue().contains("/docs/missing.txt"));
-        assertEquals("name", problem(send("GET", "/api/v1/objects/docs/a%01b.txt", READ_TOKEN), 400)
-            .get("field").textValue());
+        assertTrue(problem(send("GET", "/api/v1/objects/docs/a%01b.txt", READ_TOKEN), 404).get("detail")
+            .textValue().contains("control character"), "a name no object can have is found by none, and why");
     }
 
     @Test
@@ -204,6 +205,37 @@ class ObjectsResourceTest {
             player.open("/videos/clip.webm", 0, PROFILE);
             assertEquals(0, player.nextData().fragmentIndex(), "the uploaded clip streams");
         }
+    }
+
+    /** As with rondo ingest --kind: media may be kept discrete; and what ingest notes comes back with the object. */
+    @Test
+    void anUploadMayNameItsKindAndHearsIngestsNotes() throws Exception {
+        serve(4 * MIB);
+        byte[] emptyMp4 = ByteBuffer.allocate(28).putInt(20).put("ftypisom".getBytes(StandardCharsets.US_ASCII))
+            .putInt(0).put("isom".getBytes(StandardCharsets.US_ASCII)).putInt(8)
+            .put("moov".getBytes(StandardCharsets.US_ASCII)).array();
+
+        HttpResponse<String> noted = send("PUT", "/api/v1/objects/empty.mp4", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofByteArray(emptyMp4));
+        JsonNode kept = json(send("PUT", "/api/v1/objects/download.webm?kind=discrete", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofByteArray(clip())), 201);
+
+        assertEquals("discrete", json(noted, 201).get("kind").textValue());
+        assertTrue(noted.headers().firstValue(ObjectsResource.NOTE_HEADER).orElseThrow()
+            .contains("no audio or video samples"), noted.headers().toString());
+        assertEquals("discrete", kept.get("kind").textValue());
+        assertEquals("video/webm", kept.get("mimeType").textValue());
+        for (String bad : List.of("kind=sideways", "bitrate=fast")) {
+            HttpResponse<String> refused = send("PUT", "/api/v1/objects/refused.webm?" + bad, ADMIN_TOKEN,
+                HttpRequest.BodyPublishers.ofByteArray(clip()));
+            assertEquals(bad.substring(0, bad.indexOf('=')), problem(refused, 400).get("field").textValue());
+        }
+        HttpResponse<String> notMedia = send("PUT", "/api/v1/objects/text.webm", ADMIN_TOKEN,
+            HttpRequest.BodyPublishers.ofString("plain text"));
+        String detail = problem(notMedia, 400).get("detail").textValue();
+        assertTrue(detail.startsWith("the upload is named .webm but is not a WebM"), detail);
+        assertEquals(List.of("/download.webm", "/empty.mp4"), library.store().catalog().all().stream()
+            .map(MediaObject::name).toList());
     }
 
     @Test
@@ -396,15 +428,14 @@ class ObjectsResourceTest {
         long heapBefore = heapAfterGc();
         long directBefore = adminDirectMemory();
 
-        CompletableFuture<HttpResponse<String>> upload = client.sendAsync(request("PUT", "/api/v1/objects/big.bin",
-            ADMIN_TOKEN, HttpRequest.BodyPublishers.fromPublisher(
-                HttpRequest.BodyPublishers.ofInputStream(() -> new GeneratedBytes(size)), size)),
-            HttpResponse.BodyHandlers.ofString());
+        HttpRequest put = request("PUT", "/api/v1/objects/big.bin", ADMIN_TOKEN, HttpRequest.BodyPublishers
+            .fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> new GeneratedBytes(size)), size));
+        CompletableFuture<HttpResponse<String>> upload = client.sendAsync(put, HttpResponse.BodyHandlers.ofString());
         await("half the upload is on disk").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50))
             .ignoreExceptions().until(() -> uploadsLeft().size() == 1 && Files.size(uploadsLeft().get(0)) >= size / 2);
         long heapMidway = heapAfterGc();
         long directMidway = adminDirectMemory();
-        JsonNode object = json(upload.get(), 201);
+        JsonNode object = json(AdminFixture.conforming(put, upload.get()), 201);
         long heapAfter = heapAfterGc();
 
         assertEquals(size, object.get("size").longValue());
@@ -455,9 +486,11 @@ class ObjectsResourceTest {
         return send(method, path, token, HttpRequest.BodyPublishers.noBody());
     }
 
+    /** Sends a request to the admin port and holds its response to the OpenAPI document. */
     private HttpResponse<String> send(String method, String path, String token, HttpRequest.BodyPublisher body)
         throws Exception {
-        return client.send(request(method, path, token, body), HttpResponse.BodyHandlers.ofString());
+        HttpRequest request = request(method, path, token, body);
+        return AdminFixture.conforming(request, client.send(request, HttpResponse.BodyHandlers.ofString()));
     }
 
     private HttpRequest request(String method, String path, String token, HttpRequest.BodyPublisher body) {
