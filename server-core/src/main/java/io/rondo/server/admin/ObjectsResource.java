@@ -107,7 +107,8 @@ public final class ObjectsResource {
      *
      * @param library        the library the objects are in
      * @param streams        the stream port, to count and end an object's streams
-     * @param maxUploadBytes the largest upload taken
+     * @param maxUploadBytes the largest upload taken (the admin handler refuses a larger one first)
+     * @throws IOException if {@code rondo/uploads/} cannot be made or emptied
      */
     public ObjectsResource(Library library, StreamServer streams, long maxUploadBytes) throws IOException {
         this.library = library;

@@ -262,6 +262,8 @@ class ObjectsResourceTest {
             out.flush();
             await("the upload is being written").atMost(Duration.ofSeconds(10)).ignoreExceptions()
                 .until(() -> uploadsLeft().size() == 1 && Files.size(uploadsLeft().get(0)) > 0);
+            assertTrue(problem(send("PUT", "/api/v1/objects/cut.bin", ADMIN, HttpRequest.BodyPublishers.ofString(
+                "other")), 409).get("detail").textValue().contains("being uploaded"), "one upload to a name at a time");
         }
 
         await("the abandoned upload's file is deleted").atMost(Duration.ofSeconds(10))
