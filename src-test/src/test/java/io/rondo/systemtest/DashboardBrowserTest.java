@@ -19,7 +19,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -30,7 +29,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -53,7 +51,6 @@ class DashboardBrowserTest {
     private static final String CLIP = "/media/clock-20s.webm";
     private static final int ENDED_BY_OPERATOR = 0x0104;
     private static final Duration LIMIT = Duration.ofSeconds(20);
-    private static final Path SHOTS = Path.of("target", "browser-screenshots");
 
     @TempDir
     static Path temp;
@@ -65,7 +62,6 @@ class DashboardBrowserTest {
     void startServerAndBrowser() throws Exception {
         browser = HeadlessChromium.launch(temp.resolve("profile"));
         browser.manage().window().setSize(new Dimension(1280, 1300));
-        Files.createDirectories(SHOTS);
         Path data = temp.resolve("data");
         Path clip = temp.resolve("clock-20s.webm");
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/systemtest/media/clock-20s.webm")) {
@@ -89,13 +85,8 @@ class DashboardBrowserTest {
 
     @AfterEach
     void keepTheConsole(TestInfo test) throws Exception {
-        if (browser != null) {
-            List<String> lines = HeadlessChromium.console(browser);
-            if (rondo != null) {
-                lines.add("--- what rondo serve printed ---");
-                lines.add(rondo.printed());
-            }
-            Files.write(SHOTS.resolve(test.getTestMethod().orElseThrow().getName() + "-console.txt"), lines);
+        if (browser != null && rondo != null) {
+            HeadlessChromium.keepConsole(browser, test, "what rondo serve printed", rondo.printed());
         }
     }
 
@@ -202,6 +193,6 @@ class DashboardBrowserTest {
     }
 
     private void screenshot(String name) throws IOException {
-        Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+        HeadlessChromium.screenshot(browser, name);
     }
 }

@@ -1,11 +1,14 @@
 package io.rondo.systemtest;
 
+import org.junit.jupiter.api.TestInfo;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -Drondo.chromedriver} name other binaries.
  */
 final class HeadlessChromium {
+
+    /** Where the browser tests leave their screenshots and the browser's console, for people to look at. */
+    static final Path SHOTS = Path.of("target", "browser-screenshots");
 
     private HeadlessChromium() {
     }
@@ -53,8 +59,11 @@ final class HeadlessChromium {
         return new ChromeDriver(service, options);
     }
 
-    /** What the pages wrote to the browser's console since the last call, a line an entry. */
-    static List<String> console(ChromeDriver browser) {
+    /**
+     * Writes what the pages wrote to the browser's console since the last call, then {@code more}
+     * under {@code heading}, to {@code SHOTS/TEST-console.txt} for the test that just ran.
+     */
+    static void keepConsole(ChromeDriver browser, TestInfo test, String heading, String more) throws IOException {
         List<String> lines = new ArrayList<>();
         try {
             for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
@@ -63,7 +72,16 @@ final class HeadlessChromium {
         } catch (RuntimeException e) {
             lines.add("(the browser's console could not be read: " + e.getMessage() + ")");
         }
-        return lines;
+        lines.add("--- " + heading + " ---");
+        lines.add(more);
+        Files.createDirectories(SHOTS);
+        Files.write(SHOTS.resolve(test.getTestMethod().orElseThrow().getName() + "-console.txt"), lines);
+    }
+
+    /** Saves what the browser shows as {@code SHOTS/NAME.png}. */
+    static void screenshot(ChromeDriver browser, String name) throws IOException {
+        Files.createDirectories(SHOTS);
+        Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
     }
 
     private static Optional<Path> installed(String override, String... candidates) {

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -66,7 +65,6 @@ class PlayerBrowserTest {
     private static final String LONG_GOP = "/media/gop10-20s.webm";
     private static final String MEDIA = "/io/rondo/systemtest/media/";
     private static final Duration START_LIMIT = Duration.ofSeconds(20);
-    private static final Path SHOTS = Path.of("target", "browser-screenshots");
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
 
     @TempDir
@@ -78,7 +76,6 @@ class PlayerBrowserTest {
     @BeforeAll
     void startServerAndBrowser() throws Exception {
         browser = HeadlessChromium.launch(temp.resolve("profile"));
-        Files.createDirectories(SHOTS);
         rondo = RondoUnderTest.start(temp.resolve("server"), 1024);
         rondo.ingest(MEDIA + "clock-20s.webm", WEBM, Files.createDirectories(temp.resolve("in")));
         rondo.ingest(MEDIA + "clock-20s.mp4", MP4, temp.resolve("in"));
@@ -101,10 +98,7 @@ class PlayerBrowserTest {
         if (browser == null) {
             return;
         }
-        List<String> lines = HeadlessChromium.console(browser);
-        lines.add("--- the player's own log ---");
-        lines.add(playerLog());
-        Files.write(SHOTS.resolve(test.getTestMethod().orElseThrow().getName() + "-console.txt"), lines);
+        HeadlessChromium.keepConsole(browser, test, "the player's own log", playerLog());
     }
 
     @Test
@@ -382,7 +376,7 @@ class PlayerBrowserTest {
     }
 
     private void screenshot(String name) throws Exception {
-        Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+        HeadlessChromium.screenshot(browser, name);
     }
 
     /** Runs {@code body} with the player's protocol module as P and {@code input} as an ArrayBuffer. */
