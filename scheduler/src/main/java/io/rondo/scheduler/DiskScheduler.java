@@ -19,6 +19,15 @@ import java.util.List;
  * issue, or null to wait until a request arrives, a round starts or {@link #wakeUpNs()} passes.
  * One IO is in flight at a time (single-thread IO per disk, papers/000 Section 2.1).
  *
+ * <p>Each round that ends is summed up for the observer ({@link ScheduleObserver#roundEnded}):
+ * its slack, its C-requests on time, late and dropped, and the D-requests served beside them, as
+ * papers/000 Figure 2 plots per time cycle. The counts are plain fields reset at each round
+ * start; only the summary itself is allocated, once a round.
+ *
+ * <p>The policy may change while the disk runs ({@link #changePolicy}): the new one takes over
+ * at the next round start, when the last round's C-requests are gone and its D-requests are back
+ * in the fifo queue, so no request is ever scheduled half under one policy and half under another.
+ *
  * <p>Where this departs from the paper, it is on purpose:
  * <ul>
  *   <li>A sweep that runs out of requests ahead of the head starts a new sweep at once, with
@@ -50,13 +59,14 @@ public final class DiskScheduler {
         DISCRETE
     }
 
-    private final SchedulingPolicy policy;
     private final DiskModel disk;
     private final long roundLengthNs;
     private final ScheduleObserver observer;
-    private final QueueOrdering ordering;
-    private final Limitation limitation;
-    private final int subrounds;
+    private SchedulingPolicy policy;
+    private QueueOrdering ordering;
+    private Limitation limitation;
+    private int subrounds;
+    private SchedulingPolicy nextPolicy;
 
     private final FifoQueue fifo = new FifoQueue();
     private final java.util.ArrayDeque<DiscreteRequest> urgent = new java.util.ArrayDeque<>();
@@ -86,42 +96,80 @@ public final class DiskScheduler {
     private long busyNs;
     private long continuousBusyNs;
 
+    private int roundOnTime;
+    private int roundLate;
+    private int roundDropped;
+    private int roundDiscreteServed;
+    private long roundContinuousBusyNs;
+    private long roundDiscreteBusyNs;
+    private long roundLastContinuousDoneNs;
+    /** A C-request of an ended round, still in flight: already summed up as late with its round. */
+    private DiskRequest carriedOver;
+
     /**
      * @param policy          a point of the policy framework
      * @param disk            the model the service-time estimates come from
      * @param roundLengthNs   the length of a round: the display time of one fragment
      * @param initialHead     where the head is when the scheduler starts
-     * @param observer        told of every completion and glitch
+     * @param observer        told of every completion, glitch and round's end
      */
     public DiskScheduler(SchedulingPolicy policy, DiskModel disk, long roundLengthNs, long initialHead,
                          ScheduleObserver observer) {
         if (roundLengthNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundLengthNs + " ns");
         }
-        if (roundLengthNs / policy.subrounds() < 1_000) {
-            throw new IllegalArgumentException(policy.subrounds() + " subrounds of a " + roundLengthNs
-                + " ns round are too short to schedule anything");
-        }
-        this.policy = policy;
         this.disk = disk;
         this.roundLengthNs = roundLengthNs;
         this.observer = observer;
-        this.ordering = policy.ordering();
-        this.limitation = policy.limitation();
-        this.subrounds = policy.subrounds();
+        checkPolicy(policy);
+        apply(policy);
         this.scanList = new ScanList(disk, 64);
         this.waitingContinuous = new ScanList(disk, 16);
         this.headPosition = checkPosition(initialHead, "the initial head position");
     }
 
+    /** The policy in force: a change asked for takes over only at the next round start. */
     public SchedulingPolicy policy() {
         return policy;
     }
 
+    /** The length of a round, fixed for the scheduler's life. */
+    public long roundLengthNs() {
+        return roundLengthNs;
+    }
+
+    /**
+     * Schedules with {@code next} from the next round start on; until then the current policy
+     * stays in force. A later call before that round start replaces this one.
+     *
+     * @throws IllegalArgumentException if this scheduler cannot run {@code next} (see {@link #checkPolicy})
+     */
+    public void changePolicy(SchedulingPolicy next) {
+        checkPolicy(next);
+        nextPolicy = next;
+    }
+
+    /**
+     * Refuses a policy this scheduler could not run: one whose subrounds are too short to schedule
+     * anything. Reads only what never changes, so any thread may ask before handing a change over.
+     *
+     * @throws IllegalArgumentException with the reason
+     */
+    public void checkPolicy(SchedulingPolicy candidate) {
+        if (candidate == null) {
+            throw new IllegalArgumentException("a scheduling policy is needed");
+        }
+        if (roundLengthNs / candidate.subrounds() < 1_000) {
+            throw new IllegalArgumentException(candidate.subrounds() + " subrounds of a " + roundLengthNs
+                + " ns round are too short to schedule anything");
+        }
+    }
+
     /**
      * A new round starts: C-requests of the last round still unread (queued, or due in a subround
-     * that never began) are glitches and are dropped, and these C-requests, due by the end of this
-     * round, take their place.
+     * that never began) are glitches and are dropped, the last round is summed up for the observer,
+     * a policy change asked for takes over, and these C-requests, due by the end of this round,
+     * take their place.
      */
     public void startRound(long startNs, List<? extends ContinuousRequest> continuous) {
         if (roundStarted && startNs - roundStartNs < 0) {
@@ -137,11 +185,23 @@ public final class DiskScheduler {
             for (int i = roundContinuousCount * (subround + 1) / subrounds; i < roundContinuousCount; i++) {
                 discard(roundContinuous[i], startNs);
             }
+            endRound(startNs);
         }
         returnDiscreteToFifo();
+        if (nextPolicy != null) {
+            apply(nextPolicy);
+            nextPolicy = null;
+        }
         roundStarted = true;
         roundStartNs = startNs;
         roundEndNs = startNs + roundLengthNs;
+        roundOnTime = 0;
+        roundLate = 0;
+        roundDropped = 0;
+        roundDiscreteServed = 0;
+        roundContinuousBusyNs = 0;
+        roundDiscreteBusyNs = 0;
+        roundLastContinuousDoneNs = startNs;
         if (roundContinuous.length < continuous.size()) {
             roundContinuous = Arrays.copyOf(roundContinuous, Math.max(continuous.size(), roundContinuous.length * 2));
         }
@@ -220,13 +280,27 @@ public final class DiskScheduler {
         busyNs += serviceNs;
         if (request instanceof ContinuousRequest continuous) {
             continuousBusyNs += serviceNs;
-            if (nowNs - continuous.deadlineNs() > 0) {
+            boolean late = nowNs - continuous.deadlineNs() > 0;
+            if (request == carriedOver) {
+                carriedOver = null;
+            } else {
+                if (late) {
+                    roundLate++;
+                } else {
+                    roundOnTime++;
+                }
+                roundContinuousBusyNs += serviceNs;
+                roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nowNs);
+            }
+            if (late) {
                 glitches++;
                 observer.glitch(continuous, nowNs, false);
             } else {
                 observer.continuousCompleted(continuous, nowNs);
             }
         } else {
+            roundDiscreteServed++;
+            roundDiscreteBusyNs += serviceNs;
             observer.discreteCompleted((DiscreteRequest) request, nowNs);
         }
     }
@@ -295,6 +369,30 @@ public final class DiskScheduler {
     /** The scan list, for tests in this package to inspect. */
     ScanList scanList() {
         return scanList;
+    }
+
+    private void apply(SchedulingPolicy next) {
+        policy = next;
+        ordering = next.ordering();
+        limitation = next.limitation();
+        subrounds = next.subrounds();
+    }
+
+    /**
+     * Sums up the round that ends as the next starts at {@code nextStartNs}, its unread
+     * C-requests already dropped. A C-request of it still in flight is counted late, with the
+     * time it has taken so far.
+     */
+    private void endRound(long nextStartNs) {
+        if (inFlight instanceof ContinuousRequest && inFlight != carriedOver) {
+            carriedOver = inFlight;
+            roundLate++;
+            roundContinuousBusyNs += nextStartNs - inFlight.issuedNs;
+            roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nextStartNs);
+        }
+        observer.roundEnded(new RoundSummary(roundStartNs, roundLengthNs, roundContinuousCount, roundOnTime,
+            roundLate, roundDropped, roundDiscreteServed, roundContinuousBusyNs, roundDiscreteBusyNs,
+            roundLastContinuousDoneNs));
     }
 
     private void beginSubround(int index) {
@@ -493,6 +591,9 @@ public final class DiskScheduler {
     private void discard(ContinuousRequest request, long nowNs) {
         glitches++;
         discardedContinuous++;
+        roundDropped++;
+        roundContinuousBusyNs += request.estimatedCostNs;
+        roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nowNs);
         observer.glitch(request, nowNs, true);
     }
 

@@ -1,8 +1,9 @@
 package io.rondo.scheduler;
 
 /**
- * What a {@link DiskScheduler} tells its driver about requests as they finish. Called on the
- * driver's thread, from inside the scheduler's methods; implementations must be quick.
+ * What a {@link DiskScheduler} tells its driver about requests as they finish and rounds as they
+ * end. Called on the driver's thread, from inside the scheduler's methods; implementations must
+ * be quick, and hand anything slow (a metrics registry, an event stream) to another thread.
  */
 public interface ScheduleObserver {
 
@@ -23,5 +24,12 @@ public interface ScheduleObserver {
      * when its round ended and dropped ({@code discarded} true).
      */
     default void glitch(ContinuousRequest request, long nowNs, boolean discarded) {
+    }
+
+    /**
+     * A round ended: called from {@link DiskScheduler#startRound} for the round before, once its
+     * unread C-requests were dropped, so the summary counts them. Once for every round that ends.
+     */
+    default void roundEnded(RoundSummary summary) {
     }
 }

@@ -540,6 +540,147 @@ class DiskSchedulerTest {
         assertEquals(List.of(3L), fifoIds());
     }
 
+    // ---- round summaries (papers/000 Figure 2) ----
+
+    /**
+     * A round of 100 ms reads C1 (5 ms) and C2 (5 ms), then D11 (5 ms): its streams took 10 ms, so
+     * 90 ms of slack, and the last fragment was read 10 ms into the round.
+     */
+    @Test
+    void aRoundSummaryGivesTheSlackTheStreamsLeft() {
+        start(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, 100 * MS, 0);
+        offer(11, 3_000);
+        startRound(c(1, 1_000), c(2, 2_000));
+        assertEquals(List.of(1L, 2L, 11L), serveUntilIdle());
+        assertEquals(List.of(), recorder.rounds, "a round is summed up only when it ends");
+        nowNs = 100 * MS;
+        startRound();
+
+        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 2, 0, 0, 1, 10 * MS, 5 * MS, 10 * MS)),
+            recorder.rounds);
+        RoundSummary round = recorder.rounds.get(0);
+        assertEquals(90 * MS, round.slackNs());
+        assertEquals(10 * MS, round.durationNs());
+        assertEquals(0, round.glitches());
+        assertTrue(!round.overrun());
+    }
+
+    /**
+     * Three 5 ms C-requests in a 10 ms round. Read to the end, C3 is late at 15 ms: 5 ms of
+     * negative slack. Dropped unread when the next round starts at 10 ms, it is charged its 3 ms
+     * estimate: the streams alone would have needed 13 ms.
+     */
+    @Test
+    void anOverloadedRoundReportsItsOverrunAndNegativeSlack() {
+        start(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, 10 * MS, 0);
+        startRound(c(1, 1_000), c(2, 2_000), c(3, 3_000));
+        assertEquals(List.of(1L, 2L, 3L), serveUntilIdle());
+        startRound();
+
+        RoundSummary late = recorder.rounds.get(0);
+        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 1, 0, 0, 15 * MS, 0, 15 * MS), late);
+        assertEquals(-5 * MS, late.slackNs());
+        assertTrue(late.overrun());
+        assertEquals(15 * MS, late.durationNs());
+
+        recorder.rounds.clear();
+        nowNs = 0;
+        start(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, 10 * MS, 0);
+        startRound(c(1, 1_000), c(2, 2_000), c(3, 3_000));
+        serveNext();
+        serveNext();
+        startRound();
+
+        RoundSummary dropped = recorder.rounds.get(0);
+        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 0, 1, 0, 13 * MS, 0, 10 * MS), dropped);
+        assertEquals(-3 * MS, dropped.slackNs());
+        assertTrue(dropped.overrun());
+        assertEquals(1, dropped.glitches());
+        assertEquals(10 * MS, dropped.durationNs(), "a dropped request keeps the round's duration at its length");
+    }
+
+    /**
+     * C1 is still being read when the next round starts at 100 ms: its round counts it late, with
+     * the 100 ms it took so far, and C2 dropped. The next round, which had no C-request, does not
+     * count C1 when it completes at 120 ms.
+     */
+    @Test
+    void aCRequestInFlightAtTheRoundsEndCountsLateInItsOwnRound() {
+        start("period=mixed,subrounds=2", 100 * MS, 0);
+        startRound(c(1, 1_000), c(2, 2_000));
+        scheduler.next(0);
+        nowNs = 100 * MS;
+        startRound();
+        scheduler.ioCompleted(120 * MS);
+        nowNs = 200 * MS;
+        startRound();
+
+        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 0, 1, 1, 0, 103 * MS, 0, 100 * MS),
+            new RoundSummary(100 * MS, 100 * MS, 0, 0, 0, 0, 0, 0, 0, 100 * MS)), recorder.rounds);
+        assertEquals(-3 * MS, recorder.rounds.get(0).slackNs());
+        assertEquals(0, recorder.rounds.get(1).durationNs());
+        assertEquals(scheduler.glitches(), recorder.rounds.stream().mapToLong(RoundSummary::glitches).sum());
+    }
+
+    /**
+     * A new stream's urgent first fragment (D2) and D1 complete in the first round; D3, issued at
+     * 97 ms and read at 102 ms, counts in the round in which it completed.
+     */
+    @Test
+    void dRequestsCountInTheRoundInWhichTheyComplete() {
+        start(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, 100 * MS, 0);
+        startRound();
+        offer(1, 1_000);
+        scheduler.offerUrgent(new DiscreteRequest(2, 2, 2_000, 1_000, nowNs));
+        assertEquals(List.of(2L, 1L), serveUntilIdle());
+        assertEquals(11 * MS, nowNs);
+        nowNs = 97 * MS;
+        offer(3, 2_000);
+        assertEquals(3L, scheduler.next(nowNs).id());
+        nowNs = 100 * MS;
+        startRound();
+        scheduler.ioCompleted(102 * MS);
+        nowNs = 200 * MS;
+        startRound();
+
+        assertEquals(List.of(2, 1), recorder.rounds.stream().map(RoundSummary::discreteServed).toList());
+        assertEquals(List.of(11 * MS, 5 * MS), recorder.rounds.stream().map(RoundSummary::discreteBusyNs).toList());
+        assertEquals(List.of(100 * MS, 100 * MS), recorder.rounds.stream().map(RoundSummary::slackNs).toList());
+    }
+
+    // ---- policy changes at a round boundary ----
+
+    /** A change asked for mid-round leaves the round as it was; from the next round start, C-requests come first. */
+    @Test
+    void aPolicyChangeTakesOverAtTheNextRoundStart() {
+        start(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, 100 * MS, 0);
+        offer(5, 2_000);
+        startRound(c(1, 1_000), c(2, 3_000));
+        assertEquals(1L, serveNext().id());
+
+        scheduler.changePolicy(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN);
+
+        assertEquals(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, scheduler.policy(), "in force until the round ends");
+        assertEquals(List.of(5L, 2L), serveUntilIdle(), "the mixed sweep goes on");
+        nowNs = 100 * MS;
+        offer(6, 2_000);
+        scheduler.startRound(nowNs, List.of(c(3, 3_000), c(4, 1_000)));
+        assertEquals(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, scheduler.policy());
+        assertEquals(List.of(3L, 4L, 6L), serveUntilIdle(), "disjoint: D6, between them, after both");
+        assertEquals(0, scheduler.glitches());
+    }
+
+    @Test
+    void aPolicyTheSchedulerCannotRunIsRefusedAtTheCall() {
+        start(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, 3_999, 0);
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> scheduler.changePolicy(SchedulingPolicy.parse("period=mixed,subrounds=4")));
+        assertTrue(e.getMessage().contains("4 subrounds"), e.getMessage());
+        startRound();
+        assertEquals(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, scheduler.policy());
+    }
+
     // ---- misuse ----
 
     @Test

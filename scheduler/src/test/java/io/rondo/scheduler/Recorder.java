@@ -3,7 +3,10 @@ package io.rondo.scheduler;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A {@link ScheduleObserver} that writes down what it is told, in order, as short readable lines. */
+/**
+ * A {@link ScheduleObserver} that writes down what it is told, in order: requests as short readable
+ * lines, rounds as their summaries.
+ */
 final class Recorder implements ScheduleObserver {
 
     final List<String> events = new ArrayList<>();
@@ -11,6 +14,7 @@ final class Recorder implements ScheduleObserver {
     final List<ContinuousRequest> continuousDone = new ArrayList<>();
     final List<ContinuousRequest> late = new ArrayList<>();
     final List<ContinuousRequest> discarded = new ArrayList<>();
+    final List<RoundSummary> rounds = new ArrayList<>();
 
     @Override
     public void discreteCompleted(DiscreteRequest request, long nowNs) {
@@ -28,5 +32,10 @@ final class Recorder implements ScheduleObserver {
     public void glitch(ContinuousRequest request, long nowNs, boolean discarded) {
         (discarded ? this.discarded : late).add(request);
         events.add("C" + request.id() + (discarded ? " discarded at " : " late at ") + nowNs);
+    }
+
+    @Override
+    public void roundEnded(RoundSummary summary) {
+        rounds.add(summary);
     }
 }

@@ -142,6 +142,9 @@ class SchedulerPropertiesTest {
         final List<DiscreteRequest> discreteOrder = new ArrayList<>();
         final Map<Long, Integer> continuousReports = new HashMap<>();
         final Set<Long> continuousIds = new HashSet<>();
+        final List<RoundSummary> rounds = new ArrayList<>();
+        /** How many D-requests had completed when each round ended. */
+        final List<Integer> discreteDoneAtRoundEnd = new ArrayList<>();
         long late;
         long discarded;
         int maxQueued;
@@ -177,6 +180,12 @@ class SchedulerPropertiesTest {
             } else {
                 late++;
             }
+        }
+
+        @Override
+        public void roundEnded(RoundSummary summary) {
+            rounds.add(summary);
+            discreteDoneAtRoundEnd.add(discreteOrder.size());
         }
 
         void run() {
@@ -329,6 +338,19 @@ class SchedulerPropertiesTest {
             }
             assertEquals(late + discarded, scheduler.glitches(), "glitches() = late + dropped C-requests, " + where());
             assertEquals(discarded, scheduler.discardedContinuous(), "dropped C-requests, " + where());
+            assertEquals(workload.rounds().size(), rounds.size(), "every round summed up once, " + where());
+            long dropped = 0;
+            for (int r = 0; r < rounds.size(); r++) {
+                RoundSummary round = rounds.get(r);
+                assertEquals(r * ROUND_NS, round.startNs(), where());
+                assertEquals(workload.rounds().get(r).size(), round.continuousPlanned(), where());
+                assertEquals(round.continuousPlanned(), round.continuousOnTime() + round.glitches(),
+                    "planned = on time + late + dropped in round " + r + ", " + where());
+                assertEquals(discreteDoneAtRoundEnd.get(r) - (r == 0 ? 0 : discreteDoneAtRoundEnd.get(r - 1)),
+                    round.discreteServed(), "D-requests served in round " + r + ", " + where());
+                dropped += round.continuousDropped();
+            }
+            assertEquals(discarded, dropped, "the dropped C-requests of all rounds, " + where());
         }
     }
 
@@ -340,7 +362,8 @@ class SchedulerPropertiesTest {
     /**
      * (a) within a sweep the served positions move only in the sweep's direction, and the scan
      * list is always sorted; (b) every D-request offered is completed exactly once or still
-     * waiting, every C-request reported exactly once; (c) D-requests are selected FCFS: in arrival
+     * waiting, every C-request reported exactly once, and every round summed up with its
+     * C-requests on time, late and dropped adding up to those it had; (c) D-requests are selected FCFS: in arrival
      * order under the FCFS orderings, and under SCAN none is passed over unless the sweep has
      * passed it (Figure 5; the fill stops at the first that does not fit, so none is passed over
      * for being too large).

@@ -25,7 +25,9 @@ public enum ErrorCode {
     /** The client sent nothing (not even REPORT) for too long. */
     CLIENT_TIMEOUT(0x0102),
     /** The server is shutting down. */
-    SHUTTING_DOWN(0x0103);
+    SHUTTING_DOWN(0x0103),
+    /** An operator ended the stream (the admin API), or removed its object. */
+    ENDED_BY_OPERATOR(0x0104);
 
     private final int code;
 

@@ -21,7 +21,7 @@ const TYPE_NAMES = Object.freeze(Object.fromEntries(Object.entries(Type).map(([n
 export const ErrorCode = Object.freeze({
   MALFORMED_FRAME: 0x0001, UNSUPPORTED_VERSION: 0x0002, UNKNOWN_FRAME_TYPE: 0x0003, FRAME_TOO_LARGE: 0x0004,
   UNEXPECTED_FRAME: 0x0005, TRUNCATED_FRAME: 0x0006, INTERNAL_ERROR: 0x0100, READ_FAILED: 0x0101,
-  CLIENT_TIMEOUT: 0x0102, SHUTTING_DOWN: 0x0103,
+  CLIENT_TIMEOUT: 0x0102, SHUTTING_DOWN: 0x0103, ENDED_BY_OPERATOR: 0x0104,
 });
 
 const ERROR_NAMES = Object.freeze(Object.fromEntries(Object.entries(ErrorCode).map(([name, code]) => [code, name])));

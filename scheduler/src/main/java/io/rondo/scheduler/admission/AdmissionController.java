@@ -4,11 +4,14 @@ import io.rondo.scheduler.admission.AdmissionDecision.Resource;
 import io.rondo.scheduler.disk.DiskModel;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,20 +36,29 @@ import java.util.function.ToLongFunction;
  * link as over the disks). A stream striped over disks whose average fragments differ is charged
  * the largest of those averages. With no network capacity configured, only the use is counted.
  *
- * <p>Thread-safe and lock-free: the admitted streams are an immutable snapshot behind an atomic
- * reference, and {@link #admit} replaces it by compare-and-set, judging the stream against the
- * very snapshot it replaces. So two concurrent admissions never overbook, and a decision never
- * waits for another thread. Admissions are rare (one per stream opened), so copying the
- * snapshot on each is cheap beside what it saves.
+ * <p>The settings may change while streams play ({@link #reconfigure}): new streams are judged
+ * under the new ones at once; streams already admitted stay admitted, charged again under the
+ * new policy, and the answer says how many of them the new settings would not have taken. Until
+ * enough of those end, new streams are refused. Only the round length is fixed: fragments are
+ * cut to it at ingest.
+ *
+ * <p>Thread-safe and lock-free: the settings and the admitted streams are one immutable snapshot
+ * behind an atomic reference, and {@link #admit} replaces it by compare-and-set, judging the
+ * stream against the very snapshot it replaces, settings included. So two concurrent admissions
+ * never overbook, an admission racing a change of settings is judged under the settings it ends
+ * up recorded with, and a decision never waits for another thread. Admissions are rare (one per
+ * stream opened), so copying the snapshot on each is cheap beside what it saves.
  */
 public final class AdmissionController {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionController.class);
+
     private static final long NS_PER_SECOND = 1_000_000_000L;
 
-    private final AdmissionConfig config;
+    private final long roundNs;
     private final NanoClock clock;
     private final Map<String, ThroughputModel> models;
-    private final AtomicReference<State> state = new AtomicReference<>(State.EMPTY);
+    private final AtomicReference<State> state;
 
     /** A controller for the given disks, by name, judging with the system's clock. */
     public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config) {
@@ -61,16 +73,60 @@ public final class AdmissionController {
         Map<String, ThroughputModel> byDisk = new TreeMap<>();
         disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
         this.models = Collections.unmodifiableMap(byDisk);
-        this.config = config;
+        this.roundNs = config.roundNs();
         this.clock = clock;
+        this.state = new AtomicReference<>(new State(config, Map.of(), Map.of(), 0, 0));
     }
 
+    /** The settings new streams are judged under. */
     public AdmissionConfig config() {
-        return config;
+        return state.get().config;
     }
 
     public AdmissionPolicy policy() {
-        return config.policy();
+        return config().policy();
+    }
+
+    /**
+     * Judges new streams under {@code next} from now on. The streams already admitted stay
+     * admitted, each charged again under the new policy; if they do not all fit the new settings,
+     * new streams are refused until enough of them have ended.
+     *
+     * @return how many streams were admitted, and how many of them would have to end for the rest
+     *         to fit: taken in the order they were admitted, those the new settings would refuse
+     * @throws IllegalArgumentException if {@code next} has another round length
+     */
+    public Reconfiguration reconfigure(AdmissionConfig next) {
+        if (next.roundNs() != roundNs) {
+            throw new IllegalArgumentException("the round length cannot change while Rondo runs: fragments are cut "
+                + "to the round at ingest, so it stays " + roundNs / 1e6 + " ms (asked for " + next.roundNs() / 1e6
+                + " ms)");
+        }
+        while (true) {
+            State current = state.get();
+            Map<Long, Admitted> recharged = new LinkedHashMap<>();
+            Map<String, Long> fittingNsByDisk = new HashMap<>();
+            long fittingBufferBytes = 0;
+            long fittingBitsPerSecond = 0;
+            int exceeding = 0;
+            for (Admitted admitted : current.streams.values()) {
+                Charge charge = charge(next.policy(), admitted.demand);
+                recharged.put(charge.streamId,
+                    new Admitted(admitted.demand, charge, admitted.endNs, admitted.endKnown));
+                if (fits(next, fittingNsByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
+                    charge.ioNsByDisk.forEach((disk, ns) -> fittingNsByDisk.merge(disk, ns, Long::sum));
+                    fittingBufferBytes += charge.bufferBytes;
+                    fittingBitsPerSecond += charge.networkBitsPerSecond;
+                } else {
+                    exceeding++;
+                }
+            }
+            if (state.compareAndSet(current, State.of(next, recharged))) {
+                LOG.info("admission now judges under {}; {} stream(s) admitted, {} of them past what it admits",
+                    next, recharged.size(), exceeding);
+                return new Reconfiguration(recharged.size(), exceeding);
+            }
+        }
     }
 
     /** The curves a disk is judged by. */
@@ -83,26 +139,26 @@ public final class AdmissionController {
      * answer otherwise if other streams came or went in between.
      */
     public AdmissionDecision decide(StreamDemand demand) {
-        Charge charge = charge(config.policy(), demand);
         State current = state.get();
+        Charge charge = charge(current.config.policy(), demand);
         checkNew(current, demand);
         return judge(current, charge, clock.nanoTime());
     }
 
     /** Decides, and if the stream is accepted reserves its share of every disk it touches and its buffers. */
     public AdmissionDecision admit(StreamDemand demand) {
-        Charge charge = charge(config.policy(), demand);
         while (true) {
             long nowNs = clock.nanoTime();
             State current = state.get();
             checkNew(current, demand);
+            Charge charge = charge(current.config.policy(), demand);
             AdmissionDecision decision = judge(current, charge, nowNs);
             if (!decision.accepted()) {
                 return decision;
             }
             long endNs = demand.knownDuration().map(d -> nowNs + d.toNanos()).orElse(0L);
-            Admitted admitted = new Admitted(charge, endNs, demand.duration() != null);
-            if (state.compareAndSet(current, current.with(demand.streamId(), admitted))) {
+            Admitted admitted = new Admitted(demand, charge, endNs, demand.duration() != null);
+            if (state.compareAndSet(current, current.with(admitted))) {
                 return decision;
             }
         }
@@ -122,11 +178,13 @@ public final class AdmissionController {
     }
 
     /**
-     * How many streams like {@code demand} the disks it touches take under {@code policy}, on
-     * their own (nothing else admitted): the fewest any of its disks' rounds, the buffer memory
-     * or the network holds; {@link Integer#MAX_VALUE} for a stream that reads nothing.
+     * How many streams like {@code demand} the disks it touches take under {@code policy} and the
+     * settings in force, on their own (nothing else admitted): the fewest any of its disks'
+     * rounds, the buffer memory or the network holds; {@link Integer#MAX_VALUE} for a stream that
+     * reads nothing.
      */
     public int capacity(AdmissionPolicy policy, StreamDemand demand) {
+        AdmissionConfig config = config();
         Charge charge = charge(policy, demand);
         long streams = Integer.MAX_VALUE;
         for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
@@ -189,7 +247,7 @@ public final class AdmissionController {
             ioNsByDisk.put(share.getKey(), model(share.getKey()).ioNs(policy, charged));
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
         }
-        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / config.roundNs());
+        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
         return new Charge(demand.streamId(), Collections.unmodifiableMap(ioNsByDisk), 2 * demand.peakFragmentBytes(),
             networkBitsPerSecond);
     }
@@ -209,6 +267,7 @@ public final class AdmissionController {
     }
 
     private AdmissionDecision judge(State current, Charge charge, long nowNs) {
+        AdmissionConfig config = current.config;
         long availableNs = config.continuousNs();
         for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
             long neededNs = current.usedNsByDisk.getOrDefault(disk.getKey(), 0L) + disk.getValue();
@@ -237,6 +296,19 @@ public final class AdmissionController {
         return new AdmissionDecision.Accept(charge.streamId, config.policy());
     }
 
+    /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
+    private static boolean fits(AdmissionConfig config, Map<String, Long> usedNsByDisk, long bufferBytes,
+                                long networkBitsPerSecond, Charge charge) {
+        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
+            if (usedNsByDisk.getOrDefault(disk.getKey(), 0L) + disk.getValue() > config.continuousNs()) {
+                return false;
+            }
+        }
+        return bufferBytes + charge.bufferBytes <= config.bufferCeilingBytes()
+            && (!config.networkLimited()
+                || networkBitsPerSecond + charge.networkBitsPerSecond <= config.networkBitsPerSecond());
+    }
+
     /**
      * The seconds until enough admitted streams have ended, in the order they end, to free
      * {@code excess} of a resource: at least 1. If that waits on a stream whose end is unknown,
@@ -262,7 +334,7 @@ public final class AdmissionController {
                 return Math.max(1, (remainingNs + NS_PER_SECOND - 1) / NS_PER_SECOND);
             }
         }
-        return config.defaultRetryAfterSeconds();
+        return current.config.defaultRetryAfterSeconds();
     }
 
     /** What a stream is charged: IO time per round on each disk it touches, buffer memory, and network. */
@@ -270,43 +342,62 @@ public final class AdmissionController {
                           long networkBitsPerSecond) {
     }
 
-    /** An admitted stream: its charge and, if known, when it ends. */
-    private record Admitted(Charge charge, long endNs, boolean endKnown) {
+    /**
+     * An admitted stream: what it asked for (to charge it again when the policy changes), its
+     * charge under the policy in force and, if known, when it ends.
+     */
+    private record Admitted(StreamDemand demand, Charge charge, long endNs, boolean endKnown) {
     }
 
-    /** The admitted streams, immutable: replaced whole on every change. */
+    /**
+     * The settings and the admitted streams, in the order they were admitted, with what they take
+     * together; immutable: replaced whole on every change.
+     */
     private static final class State {
 
-        static final State EMPTY = new State(Map.of(), Map.of(), 0, 0);
-
+        final AdmissionConfig config;
         final Map<Long, Admitted> streams;
         final Map<String, Long> usedNsByDisk;
         final long bufferBytes;
         final long networkBitsPerSecond;
 
-        State(Map<Long, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
+        State(AdmissionConfig config, Map<Long, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
               long networkBitsPerSecond) {
+            this.config = config;
             this.streams = streams;
             this.usedNsByDisk = usedNsByDisk;
             this.bufferBytes = bufferBytes;
             this.networkBitsPerSecond = networkBitsPerSecond;
         }
 
-        State with(long streamId, Admitted admitted) {
-            Map<Long, Admitted> newStreams = new HashMap<>(streams);
-            newStreams.put(streamId, admitted);
+        /** The streams, in admission order, under {@code config}: their sums counted in one pass. */
+        static State of(AdmissionConfig config, Map<Long, Admitted> streams) {
+            Map<String, Long> used = new HashMap<>();
+            long buffer = 0;
+            long network = 0;
+            for (Admitted admitted : streams.values()) {
+                admitted.charge.ioNsByDisk.forEach((disk, ns) -> used.merge(disk, ns, Long::sum));
+                buffer += admitted.charge.bufferBytes;
+                network += admitted.charge.networkBitsPerSecond;
+            }
+            return new State(config, streams, used, buffer, network);
+        }
+
+        State with(Admitted admitted) {
+            Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
+            newStreams.put(admitted.demand.streamId(), admitted);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, ns, Long::sum));
-            return new State(newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes,
+            return new State(config, newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes,
                 networkBitsPerSecond + admitted.charge.networkBitsPerSecond);
         }
 
         State without(long streamId) {
-            Map<Long, Admitted> newStreams = new HashMap<>(streams);
+            Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
             Admitted admitted = newStreams.remove(streamId);
             Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
             admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, -ns, Long::sum));
-            return new State(newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes,
+            return new State(config, newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes,
                 networkBitsPerSecond - admitted.charge.networkBitsPerSecond);
         }
     }

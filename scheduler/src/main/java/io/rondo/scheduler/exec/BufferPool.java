@@ -18,6 +18,12 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * and its reads draw on that reservation, so a burst of discrete reads cannot starve an admitted
  * stream of memory. Discrete reads take what the reservations leave under the ceiling, and are
  * refused (null) past it. Thread-safe: executors acquire, senders release.
+ *
+ * <p>The ceiling may move while streams play ({@link #ceilingBytes(long)}). Lowering it never
+ * takes back what was promised: every stream keeps its reservation, so an admitted stream's reads
+ * always get their buffers, and discrete reads keep what they were lent. Until the bytes in use
+ * fall under the new ceiling, discrete reads are refused and no new stream can reserve; idle
+ * buffers kept for reuse are let go at once down to it.
  */
 public final class BufferPool {
 
@@ -26,7 +32,7 @@ public final class BufferPool {
 
     private static final int SMALLEST_CLASS = Integer.numberOfTrailingZeros(DiskIo.ALIGNMENT);
 
-    private final long ceilingBytes;
+    private long ceilingBytes;
     private final List<ConcurrentLinkedDeque<PooledBuffer>> free = new ArrayList<>();
     private final Map<Long, StreamAccount> streams = new ConcurrentHashMap<>();
     private long reservedBytes;
@@ -35,18 +41,43 @@ public final class BufferPool {
     private int outstanding;
 
     public BufferPool(long ceilingBytes) {
-        if (ceilingBytes < DiskIo.ALIGNMENT) {
-            throw new IllegalArgumentException("a buffer ceiling must be at least " + DiskIo.ALIGNMENT
-                + " bytes, was " + ceilingBytes);
-        }
-        this.ceilingBytes = ceilingBytes;
+        this.ceilingBytes = checkCeiling(ceilingBytes);
         for (int sizeClass = SMALLEST_CLASS; sizeClass <= 30; sizeClass++) {
             free.add(new ConcurrentLinkedDeque<>());
         }
     }
 
-    public long ceilingBytes() {
+    /** The most memory the pool lends and keeps, in bytes. */
+    public synchronized long ceilingBytes() {
         return ceilingBytes;
+    }
+
+    /**
+     * Moves the ceiling to {@code bytes}, from any thread. Raising it makes room at once; lowering
+     * it keeps every stream's reservation and every buffer lent, refuses discrete reads and new
+     * reservations until what is in use falls under it, and lets idle buffers go down to it.
+     */
+    public void ceilingBytes(long bytes) {
+        synchronized (this) {
+            ceilingBytes = checkCeiling(bytes);
+        }
+        for (int index = free.size() - 1; index >= 0; index--) {
+            ConcurrentLinkedDeque<PooledBuffer> idle = free.get(index);
+            while (keepsTooMuch()) {
+                PooledBuffer dropped = idle.pollLast();
+                if (dropped == null) {
+                    break;
+                }
+                synchronized (this) {
+                    cachedBytes -= dropped.capacity();
+                }
+            }
+        }
+    }
+
+    /** Bytes of idle buffers kept for reuse. */
+    public synchronized long cachedBytes() {
+        return cachedBytes;
     }
 
     /** Bytes promised to admitted streams (two buffers each). */
@@ -178,6 +209,18 @@ public final class BufferPool {
         if (keep) {
             free.get(buffer.sizeClass() - SMALLEST_CLASS).offerFirst(buffer);
         }
+    }
+
+    private synchronized boolean keepsTooMuch() {
+        return cachedBytes > 0 && cachedBytes + reservedBytes + discreteInUseBytes > ceilingBytes;
+    }
+
+    private static long checkCeiling(long bytes) {
+        if (bytes < DiskIo.ALIGNMENT) {
+            throw new IllegalArgumentException("a buffer ceiling must be at least " + DiskIo.ALIGNMENT
+                + " bytes, was " + bytes);
+        }
+        return bytes;
     }
 
     private static int sizeClass(int bytes) {

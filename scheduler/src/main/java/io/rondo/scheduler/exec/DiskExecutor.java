@@ -5,6 +5,7 @@ import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
 import io.rondo.scheduler.device.OpenFile;
+import io.rondo.scheduler.policy.SchedulingPolicy;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The executor of one disk (papers/001 Section 6(b), papers/000 Section 2.1): the only thread
@@ -28,6 +30,14 @@ import java.util.List;
  * or until work is handed over. A test can run no thread and call {@link #doWork()} itself, with
  * a manual clock and an {@link EmulatedDisk} whose waits move that clock: the executor then runs
  * in virtual time, step by step.
+ *
+ * <p>The scheduling policy may change while the disk runs ({@link #changePolicy}): any thread
+ * hands the new policy over, and the executor gives it to its scheduler right before the next
+ * round start it drains, so it takes over at a round boundary, with nothing of the last round
+ * left in the scan list.
+ *
+ * <p>Other threads may read what waits ({@link #queuedDiscrete()}, {@link #scanListSize()}): the
+ * executor publishes its scheduler's queue lengths once a duty cycle.
  */
 public final class DiskExecutor implements Agent {
 
@@ -48,6 +58,10 @@ public final class DiskExecutor implements Agent {
     private final OneToOneConcurrentArrayQueue<RoundStart> rounds = new OneToOneConcurrentArrayQueue<>(4);
     private final ManyToOneConcurrentArrayQueue<DiscreteRequest> urgent = new ManyToOneConcurrentArrayQueue<>(1024);
     private final Wakeup wakeup = new Wakeup();
+    private final AtomicReference<SchedulingPolicy> policyChange = new AtomicReference<>();
+    private volatile SchedulingPolicy policyInForce;
+    private volatile int fifoSnapshot;
+    private volatile int scanListSnapshot;
     private volatile long ioErrors;
     private long errorsLogged;
     private long lastLogNs;
@@ -71,6 +85,7 @@ public final class DiskExecutor implements Agent {
         this.buffers = buffers;
         this.clock = clock;
         this.arrivals = new ManyToOneConcurrentArrayQueue<>(queueCapacity);
+        this.policyInForce = scheduler.policy();
     }
 
     public String name() {
@@ -119,6 +134,22 @@ public final class DiskExecutor implements Agent {
         wakeup.wake();
     }
 
+    /**
+     * Schedules with {@code next} from the next round start this executor drains; a later call
+     * before then replaces this one. Any thread may call it.
+     *
+     * @throws IllegalArgumentException if the scheduler cannot run {@code next}, at the call
+     */
+    public void changePolicy(SchedulingPolicy next) {
+        scheduler.checkPolicy(next);
+        policyChange.set(next);
+    }
+
+    /** The policy the disk is scheduled with now; a change handed over shows once its round has started. */
+    public SchedulingPolicy schedulingPolicy() {
+        return policyInForce;
+    }
+
     @Override
     public String roleName() {
         return "rondo-disk-" + name;
@@ -143,7 +174,16 @@ public final class DiskExecutor implements Agent {
         int work = 0;
         RoundStart round;
         while ((round = rounds.poll()) != null) {
+            SchedulingPolicy next = policyChange.getAndSet(null);
+            if (next != null) {
+                scheduler.changePolicy(next);
+            }
             scheduler.startRound(round.startNs(), round.continuous());
+            if (next != null) {
+                policyInForce = next;
+                LOG.info("disk {}: scheduling with {} from the round that started at {} ns", name, next,
+                    round.startNs());
+            }
             work++;
         }
         DiscreteRequest arrival;
@@ -156,6 +196,7 @@ public final class DiskExecutor implements Agent {
             work++;
         }
         DiskRequest request = scheduler.next(clock.nanoTime());
+        publishQueueLengths();
         if (request == null) {
             return work;
         }
@@ -168,9 +209,28 @@ public final class DiskExecutor implements Agent {
         return scheduler.wakeUpNs();
     }
 
+    /**
+     * D-requests waiting: those handed over and not yet taken (urgent ones included), and those in
+     * the scheduler's fifo queue as of the executor's last duty cycle. Any thread may ask.
+     */
+    public int queuedDiscrete() {
+        return arrivals.size() + urgent.size() + fifoSnapshot;
+    }
+
+    /** Requests in the scheduler's scan list as of the executor's last duty cycle, the one in flight not counted. */
+    public int scanListSize() {
+        return scanListSnapshot;
+    }
+
     /** Reads that failed (device errors, no buffer memory). */
     public long ioErrors() {
         return ioErrors;
+    }
+
+    /** Writes the queue lengths other threads read: two field writes a duty cycle, against an IO of milliseconds. */
+    private void publishQueueLengths() {
+        fifoSnapshot = scheduler.queuedDiscrete();
+        scanListSnapshot = scheduler.scanListSize();
     }
 
     private void perform(DiskRequest request) {

@@ -316,6 +316,85 @@ class AdmissionControllerTest {
         assertFalse(controller.decide(stream(Y, null)).accepted());
     }
 
+    // ---- settings changed at run time ----
+
+    /** With no reserve a round has 100 ms for the streams: a fifth ADM2 stream (95 ms) fits, a sixth does not. */
+    @Test
+    void loweringTheReserveAdmitsMoreAtOnce() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 0L, 4);
+        assertFalse(controller.decide(stream(4L, null)).accepted());
+
+        Reconfiguration change = controller.reconfigure(CONFIG.withDiscreteReserve(0));
+
+        assertEquals(new Reconfiguration(4, 0), change);
+        assertEquals(CONFIG.withDiscreteReserve(0), controller.config());
+        assertTrue(controller.admit(stream(4L, null)).accepted());
+        assertFalse(controller.admit(stream(5L, null)).accepted());
+    }
+
+    /**
+     * Half the round reserved leaves 50 ms: of four ADM2 streams (19 ms each) the first two fit
+     * and the last two exceed. All four keep playing; new streams are refused until the disk's
+     * streams fit the 50 ms with the newcomer, that is until three have ended.
+     */
+    @Test
+    void raisingTheReserveKeepsTheStreamsAndRefusesNewOnesUntilEnoughEnd() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 0L, 4);
+
+        Reconfiguration change = controller.reconfigure(CONFIG.withDiscreteReserve(0.5));
+
+        assertEquals(new Reconfiguration(4, 2), change);
+        assertEquals(4, controller.admittedStreams(), "no running stream is dropped");
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(NEW, null)));
+        assertEquals(Resource.DISK_TIME, reject.resource());
+        assertEquals(50 * MS, reject.available());
+        assertTrue(controller.release(0L));
+        assertTrue(controller.release(1L));
+        assertFalse(controller.admit(stream(NEW, null)).accepted(), "38 + 19 ms is still past 50 ms");
+        assertTrue(controller.release(2L));
+        assertTrue(controller.admit(stream(NEW, null)).accepted());
+    }
+
+    /**
+     * ADM2 to ADM3: the four streams are charged their average fragments again (14 ms each, 56 ms),
+     * so a fifth fits and the capacity is five. Back to ADM1 (23 ms each), three of the five fit
+     * 80 ms and two exceed.
+     */
+    @Test
+    void changingThePolicyChargesTheAdmittedStreamsAgain() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 0L, 4);
+        assertEquals(76 * MS, controller.committedNs("d0"), 5_000);
+
+        assertEquals(new Reconfiguration(4, 0), controller.reconfigure(CONFIG.withPolicy(AdmissionPolicy.ADM3)));
+
+        assertEquals(AdmissionPolicy.ADM3, controller.policy());
+        assertEquals(56 * MS, controller.committedNs("d0"), 5_000);
+        assertEquals(5, controller.capacity(controller.policy(), stream(ANY, null)));
+        AdmissionDecision accepted = controller.admit(stream(4L, null));
+        assertEquals(AdmissionPolicy.ADM3, ((AdmissionDecision.Accept) accepted).policy());
+        assertFalse(controller.admit(stream(5L, null)).accepted());
+
+        assertEquals(new Reconfiguration(5, 2), controller.reconfigure(CONFIG.withPolicy(AdmissionPolicy.ADM1)));
+        assertEquals(5 * 23 * MS, controller.committedNs("d0"), 5_000);
+        assertEquals(3, controller.capacity(controller.policy(), stream(ANY, null)));
+    }
+
+    @Test
+    void theRoundLengthCannotChangeAtRunTime() {
+        AdmissionController controller = controller(CONFIG);
+        fill(controller, 0L, 1);
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> controller.reconfigure(CONFIG.withRound(Duration.ofMillis(200))));
+
+        assertTrue(e.getMessage().contains("fragments are cut to the round at ingest"), e.getMessage());
+        assertEquals(CONFIG, controller.config(), "the settings in force are kept");
+        assertEquals(1, controller.admittedStreams());
+    }
+
     @Test
     void misuseIsRefusedWithTheReason() {
         AdmissionController controller = controller(CONFIG);

@@ -11,12 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Admissions from many threads at once never overbook a disk. */
+/** Admissions from many threads at once never overbook a disk, even while the settings change. */
 class ConcurrentAdmissionTest {
 
     private static final int THREADS = 8;
@@ -73,6 +74,47 @@ class ConcurrentAdmissionTest {
         assertEquals(0, controller.admittedStreams());
         assertEquals(0, controller.committedNs("d0"));
         assertEquals(0, controller.bufferBytesInUse());
+    }
+
+    /**
+     * One thread switches the reserve back and forth between 20% (80 ms for streams: 4 of them)
+     * and 50% (50 ms: 2), then leaves it at 50%, while the others admit and release. A snapshot
+     * never shows more than four streams, and none shows more than two after an admission begun
+     * once the 50% reserve was there to stay.
+     */
+    @Test
+    void aChangeOfSettingsRacingAdmissionsNeverOverbooks() throws Exception {
+        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk()), CONFIG);
+        AdmissionConfig halfReserved = CONFIG.withDiscreteReserve(0.5);
+        AtomicBoolean settled = new AtomicBoolean();
+        AtomicInteger accepted = new AtomicInteger();
+        runTogether(thread -> {
+            if (thread == 0) {
+                for (int i = 0; i < 1_000; i++) {
+                    controller.reconfigure(i % 2 == 0 ? halfReserved : CONFIG);
+                }
+                controller.reconfigure(halfReserved);
+                settled.set(true);
+                return;
+            }
+            for (int i = 0; i < 2_000; i++) {
+                long id = streamId(thread, i);
+                boolean tight = settled.get();
+                if (controller.admit(StreamDemand.onDisk(id, "d0", VBR)).accepted()) {
+                    accepted.incrementAndGet();
+                    int admitted = controller.admittedStreams("d0");
+                    if (admitted > (tight ? 2 : 4)) {
+                        throw new AssertionError(admitted + " streams admitted on a disk that takes "
+                            + (tight ? 2 : 4));
+                    }
+                    assertTrue(controller.release(id));
+                }
+            }
+        });
+        assertTrue(accepted.get() >= 4, "streams were admitted: " + accepted.get());
+        assertEquals(halfReserved, controller.config());
+        assertEquals(0, controller.admittedStreams());
+        assertEquals(0, controller.committedNs("d0"));
     }
 
     /** The id of {@code thread}'s {@code i}-th stream: unique across threads. */

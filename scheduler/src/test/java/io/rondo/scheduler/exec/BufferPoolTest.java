@@ -3,13 +3,17 @@ package io.rondo.scheduler.exec;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The buffer manager: aligned buffers under a ceiling, double buffers per stream, every buffer back once. */
+/**
+ * The buffer manager: aligned buffers under a ceiling that may move, double buffers per stream,
+ * every buffer back once.
+ */
 class BufferPoolTest {
 
     private static final int KIB = 1024;
@@ -110,5 +114,51 @@ class BufferPoolTest {
         assertEquals(0, pool.reservedBytes());
         assertEquals(0, pool.outstanding());
         assertThrows(IllegalStateException.class, () -> pool.acquireForStream(3, 1));
+    }
+
+    /**
+     * The ceiling drops from 256 KiB to 64 KiB while stream 1 holds a 128 KiB reservation and a
+     * discrete read holds 64 KiB: the stream still gets both its buffers; discrete reads and new
+     * streams wait until what is in use falls under the new ceiling.
+     */
+    @Test
+    void loweringTheCeilingNeverFailsAnAdmittedStreamsRead() {
+        BufferPool pool = new BufferPool(256 * KIB);
+        assertTrue(pool.reserveStream(1, 64 * KIB));
+        PooledBuffer discrete = pool.acquire(64 * KIB);
+
+        pool.ceilingBytes(64 * KIB);
+
+        assertEquals(64 * KIB, pool.ceilingBytes());
+        PooledBuffer one = pool.acquireForStream(1, 64 * KIB);
+        PooledBuffer two = pool.acquireForStream(1, 64 * KIB);
+        assertEquals(128 * KIB, pool.reservedBytes(), "the reservation is whole");
+        assertNull(pool.acquire(4 * KIB), "192 KiB in use, past the 64 KiB ceiling");
+        assertFalse(pool.reserveStream(2, 4 * KIB));
+        one.release();
+        two.release();
+        pool.releaseStream(1);
+        discrete.release();
+        assertNotNull(pool.acquire(32 * KIB), "nothing else in use: room under the new ceiling");
+        assertNull(pool.acquire(64 * KIB), "32 + 64 KiB would pass it");
+
+        pool.ceilingBytes(1 << 20);
+        assertNotNull(pool.acquire(64 * KIB), "raised, there is room at once");
+    }
+
+    @Test
+    void loweringTheCeilingLetsIdleBuffersGo() {
+        BufferPool pool = new BufferPool(1 << 20);
+        PooledBuffer large = pool.acquire(256 * KIB);
+        PooledBuffer small = pool.acquire(16 * KIB);
+        large.release();
+        small.release();
+        assertEquals(272 * KIB, pool.cachedBytes(), "kept for reuse");
+
+        pool.ceilingBytes(64 * KIB);
+
+        assertEquals(16 * KIB, pool.cachedBytes(), "the large one is let go first; the small one still fits");
+        assertThrows(IllegalArgumentException.class, () -> pool.ceilingBytes(100));
+        assertEquals(64 * KIB, pool.ceilingBytes());
     }
 }

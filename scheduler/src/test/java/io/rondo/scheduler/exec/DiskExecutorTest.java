@@ -4,6 +4,7 @@ import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
+import io.rondo.scheduler.RoundSummary;
 import io.rondo.scheduler.ScheduleObserver;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
@@ -180,6 +182,37 @@ class DiskExecutorTest {
         assertTrue(events.get(0).contains("no buffer memory"), events.toString());
     }
 
+    /**
+     * What waits, as another thread sees it: D-requests handed over count at once; after a duty
+     * cycle they wait in the fifo queue while the disjoint policy reads its C-requests, then join
+     * the scan list when the D-period begins.
+     */
+    @Test
+    void theQueueLengthsAreReadableAsOfTheLastDutyCycle() {
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, paper, ROUND_NS, 0,
+            ScheduleObserver.NONE);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = new DiskExecutor("queues", scheduler, disk, new BufferPool(1 << 20), clock, 16);
+        executor.startRound(0, List.of(continuous(1, 1000, 100_000), continuous(2, 2000, 100_000)));
+        for (int i = 0; i < 3; i++) {
+            DiscreteRequest request = new DiscreteRequest(10 + i, i, paper.positionOfCylinder(3000 + 100 * i), 50_000,
+                0);
+            request.attach(new IoTask(null, 0, 50_000, BufferPool.NO_STREAM, recorder));
+            assertTrue(executor.submit(request));
+        }
+        assertEquals(3, executor.queuedDiscrete(), "handed over, not yet taken");
+        assertEquals(0, executor.scanListSize());
+
+        executor.doWork();
+        assertEquals(3, executor.queuedDiscrete(), "in the fifo queue while the C-requests are read");
+        assertEquals(1, executor.scanListSize(), "C2 is left; C1 is in flight");
+        executor.doWork();
+        assertEquals(0, executor.scanListSize());
+        executor.doWork();
+        assertEquals(0, executor.queuedDiscrete());
+        assertEquals(2, executor.scanListSize(), "the D-period's sweep, its first request in flight");
+    }
+
     /** Invoker mode: the round clock and the executor stepped by hand, nine rounds in virtual time. */
     @Test
     void steppedTogetherTheRoundClockAndTheExecutorReadEveryRoundBeforeItsEnd() {
@@ -232,6 +265,80 @@ class DiskExecutorTest {
         assertTrue(done.stream().allMatch(line -> line.startsWith("rondo-disk-wall: ")),
             "every read completed on the disk's own thread: " + done);
         assertEquals(0, executor.ioErrors());
+        assertEquals(List.of(), events, "no read failed");
+    }
+
+    /**
+     * Eight streams of 100 kB fragments in rounds of 1 s on the paper's disk, and a D-request every
+     * 100 ms, in virtual time. The policy is changed in the middle of round 3 (to mixed gated SCAN)
+     * and of round 6 (to disjoint incremental SCAN): each change takes over at the next round
+     * start, and no stream misses a deadline across either.
+     */
+    @Test
+    void aPolicyChangeTakesOverAtTheNextRoundStartWithoutAGlitch() {
+        long roundNs = 1_000_000_000L;
+        List<SchedulingPolicy> roundPolicies = new ArrayList<>();
+        List<RoundSummary> summaries = new ArrayList<>();
+        DiskScheduler[] holder = new DiskScheduler[1];
+        ScheduleObserver observer = new ScheduleObserver() {
+            @Override
+            public void roundEnded(RoundSummary summary) {
+                summaries.add(summary);
+                roundPolicies.add(holder[0].policy());
+            }
+        };
+        holder[0] = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, roundNs, 0, observer);
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 3);
+        DiskExecutor executor = new DiskExecutor("changing", holder[0], disk, new BufferPool(1 << 20), clock, 64);
+        SplittableRandom random = new SplittableRandom(12);
+        IoCompletion completion = completing((request, completedNs) -> { });
+        RoundClock rounds = new RoundClock(List.of(executor), (d, round, start) -> {
+            List<ContinuousRequest> fragments = new ArrayList<>();
+            for (int stream = 0; stream < 8; stream++) {
+                ContinuousRequest request = new ContinuousRequest(round * 8 + stream, stream,
+                    paper.positionOfCylinder(random.nextInt(paper.cylinders())), 100_000);
+                request.attach(new IoTask(null, 0, 100_000, BufferPool.NO_STREAM, completion));
+                fragments.add(request);
+            }
+            return fragments;
+        }, clock, 0, roundNs);
+        long nextArrivalNs = 0;
+        long discreteId = 1_000_000;
+
+        while (rounds.round() < 10) {
+            long nowNs = clock.nanoTime();
+            if (nowNs - nextArrivalNs >= 0) {
+                DiscreteRequest request = new DiscreteRequest(discreteId, discreteId++,
+                    paper.positionOfCylinder(random.nextInt(paper.cylinders())), 50_000, nowNs);
+                request.attach(new IoTask(null, 0, 50_000, BufferPool.NO_STREAM, completion));
+                assertTrue(executor.submit(request));
+                nextArrivalNs += roundNs / 10;
+            }
+            if (rounds.round() == 4 && nowNs >= 3 * roundNs + roundNs / 2
+                    && executor.schedulingPolicy() == SchedulingPolicy.MIXED_INCREMENTAL_SCAN) {
+                executor.changePolicy(SchedulingPolicy.MIXED_GATED_SCAN);
+                assertEquals(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, executor.schedulingPolicy(),
+                    "in force until the next round starts");
+            }
+            if (rounds.round() == 7 && nowNs >= 6 * roundNs + roundNs / 2
+                    && executor.schedulingPolicy() == SchedulingPolicy.MIXED_GATED_SCAN) {
+                executor.changePolicy(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN);
+            }
+            int work = rounds.doWork() + executor.doWork();
+            if (work == 0) {
+                clock.update(Math.min(Math.min(rounds.nextStartNs(), executor.wakeUpNs()), nextArrivalNs));
+            }
+        }
+
+        assertEquals(SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN, executor.schedulingPolicy());
+        SchedulingPolicy mixed = SchedulingPolicy.MIXED_INCREMENTAL_SCAN;
+        SchedulingPolicy gated = SchedulingPolicy.MIXED_GATED_SCAN;
+        SchedulingPolicy disjoint = SchedulingPolicy.DISJOINT_INCREMENTAL_SCAN;
+        assertEquals(List.of(mixed, mixed, mixed, mixed, gated, gated, gated, disjoint, disjoint), roundPolicies,
+            "the policy of each round that ended");
+        assertTrue(summaries.stream().allMatch(r -> r.continuousOnTime() == 8 && !r.overrun() && r.slackNs() > 0),
+            "every fragment of every round on time: " + summaries);
+        assertTrue(summaries.stream().allMatch(r -> r.discreteServed() > 0), "D-requests served each round");
         assertEquals(List.of(), events, "no read failed");
     }
 

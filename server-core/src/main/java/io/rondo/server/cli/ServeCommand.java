@@ -4,11 +4,20 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.admin.AdminApi;
+import io.rondo.server.admin.AdminRouter;
+import io.rondo.server.admin.AdminServer;
+import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.PolicyControl;
+import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
+import io.rondo.server.observe.EventHub;
+import io.rondo.server.observe.Observation;
+import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskModels;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -20,6 +29,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +75,11 @@ final class ServeCommand implements Callable<Integer> {
         description = "The port of the stream protocol (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     private int streamPort;
 
+    @Option(names = "--admin-port", paramLabel = "PORT", defaultValue = "8081",
+        description = "The admin port: the REST API under /api/v1, /metrics, the health probes and the dashboard at "
+            + "/admin/, on admin.address (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    private int adminPort;
+
     @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
         description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     private String address;
@@ -88,6 +103,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (streamPort < 0 || streamPort > 65535) {
             throw new IllegalArgumentException("--stream-port must be between 0 and 65535, was " + streamPort);
+        }
+        if (adminPort < 0 || adminPort > 65535) {
+            throw new IllegalArgumentException("--admin-port must be between 0 and 65535, was " + adminPort);
         }
         if (diskProfile != null && !diskProfile.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
             try {
@@ -147,25 +165,53 @@ final class ServeCommand implements Callable<Integer> {
             if (!player.isEmpty()) {
                 out.println("installed the web player under " + PlayerFiles.FOLDER + " (" + player.size() + " files)");
             }
+            AdminSettings admin = settings.adminSettings();
+            AdminTokens tokens = AdminTokens.load(
+                admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
+                admin.readTokenFile() != null ? admin.readTokenFile()
+                    : library.dataFolder().resolve("rondo/read.token"), System.getenv());
             try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
                      settings.schedulingPolicy(), byDisk::get,
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
                      Function.identity(), settings.diskSettings());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
-                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings());
-                 HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                     disks.start(), streams, settings.httpSettings())) {
-                out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
-                        + "(%s, %s disks)%n",
-                    library.store().catalog().size(), library.store().disks().size(),
-                    library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
-                    http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
-                    HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
-                out.flush();
-                stopped.await();
-                streams.endStreams();
+                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings())) {
+                RondoMetrics metrics = new RondoMetrics();
+                EventHub events = new EventHub(() -> AdminApi.hello(disks));
+                Observation.bind(metrics, events, disks, streams, settings.responseBoundMs());
+                PolicyControl policy = new PolicyControl(disks, streams.admission(), events, settings.policy(),
+                    settings.responseBoundMs());
+                AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
+                    Clock.systemUTC());
+                AdminRouter router = api.routes(new AdminRouter());
+                try (AdminServer adminServer = AdminServer.start(new InetSocketAddress(admin.address(), adminPort),
+                         router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey());
+                     HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
+                         disks.start(), streams, settings.httpSettings(), metrics)) {
+                    api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
+                    out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
+                            + "(%s, %s disks)%n",
+                        library.store().catalog().size(), library.store().disks().size(),
+                        library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
+                        http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
+                        HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
+                    out.printf("admin API at %s/api/v1/ (dashboard %s/admin/, metrics %s/metrics); %s%n",
+                        adminServer.url(), adminServer.url(), adminServer.url(), tokens.adminFile() == null
+                            ? "the admin token is $" + AdminTokens.ADMIN_ENV
+                            : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
+                                + tokens.adminFile());
+                    out.flush();
+                    stopped.await();
+                    api.draining();
+                    streams.endStreams();
+                }
             }
         }
+    }
+
+    private static String url(String scheme, InetSocketAddress address) {
+        String host = address.getHostString();
+        return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort() + "/";
     }
 
     /** The shutdown hook waits (a bounded time) for the server to close before the JVM halts. */

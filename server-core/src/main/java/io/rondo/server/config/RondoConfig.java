@@ -58,6 +58,8 @@ public final class RondoConfig {
     public static final String DEFAULT_BUFFERS_CEILING = AUTO_BUFFERS_CEILING;
     /** {@code network.capacity}: the outgoing capacity the streams may take, in bits a second. */
     public static final String DEFAULT_NETWORK_CAPACITY = BitRates.UNLIMITED;
+    /** The value of {@code discrete.responseBound} that sizes it from the round and the reserve. */
+    public static final String AUTO = "auto";
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -79,6 +81,9 @@ public final class RondoConfig {
     private final DiskSettings diskSettings;
     private final HttpSettings httpSettings;
     private final StreamSettings streamSettings;
+    private final AdminSettings adminSettings;
+    private final String responseBound;
+    private final long responseBoundMs;
 
     private RondoConfig(Path source, Document document) {
         String where = source == null ? "defaults" : source.toString();
@@ -157,9 +162,35 @@ public final class RondoConfig {
                 size(streams.writeBufferLow(), "streams.writeBufferLow", StreamSettings.DEFAULT_WRITE_BUFFER_LOW),
                 size(streams.writeBufferHigh(), "streams.writeBufferHigh", StreamSettings.DEFAULT_WRITE_BUFFER_HIGH),
                 orDefault(streams.initSegmentsKept(), StreamSettings.DEFAULT_INIT_SEGMENTS_KEPT));
+            Admin admin = document.admin() == null ? new Admin(null, null, null, null, null, null) : document.admin();
+            Tls tls = admin.tls() == null ? new Tls(null, null) : admin.tls();
+            this.adminSettings = new AdminSettings(
+                admin.address() == null ? AdminSettings.DEFAULT_ADDRESS : admin.address(),
+                path(admin.tokenFile()), path(admin.readTokenFile()),
+                admin.metricsPublic() != null && admin.metricsPublic(),
+                admin.maxUpload() == null ? AdminSettings.DEFAULT_MAX_UPLOAD
+                    : ByteSizes.parse(admin.maxUpload(), "admin.maxUpload"),
+                path(tls.cert()), path(tls.key()));
+            Discrete discrete = document.discrete() == null ? new Discrete(null) : document.discrete();
+            this.responseBound = discrete.responseBound() == null ? AUTO : discrete.responseBound();
+            this.responseBoundMs = AUTO.equals(responseBound) ? autoResponseBoundMs(roundMs, discreteReserve)
+                : Durations.parseMillis(responseBound, "discrete.responseBound");
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Path path(String text) {
+        return text == null ? null : Path.of(text);
+    }
+
+    /**
+     * The D-response bound {@code discrete.responseBound: auto} stands for: a D-request that finds
+     * its round's reserve taken waits for the next round, in whose sweep the streams' share of the
+     * round, {@code T (1 - reserve)}, may come before it; so {@code T + T (1 - reserve)}.
+     */
+    public static long autoResponseBoundMs(long roundMs, double discreteReserve) {
+        return Math.max(1, Math.round(roundMs * (2 - discreteReserve)));
     }
 
     /** A size key as written ({@code 64K}), in bytes, at most 2 GiB - 1; the default if not written. */
@@ -180,7 +211,7 @@ public final class RondoConfig {
 
     /** Every knob at its default. */
     public static RondoConfig defaults() {
-        return new RondoConfig(null, new Document(null, null, null, null, null, null, null));
+        return new RondoConfig(null, new Document(null, null, null, null, null, null, null, null, null));
     }
 
     /**
@@ -231,8 +262,8 @@ public final class RondoConfig {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
-        return new RondoConfig(file, document == null ? new Document(null, null, null, null, null, null, null)
-            : document);
+        return new RondoConfig(file, document == null
+            ? new Document(null, null, null, null, null, null, null, null, null) : document);
     }
 
     /** The file this came from, or empty for the defaults. */
@@ -365,6 +396,21 @@ public final class RondoConfig {
         return streamSettings;
     }
 
+    /** The {@code admin:} section: the admin port. */
+    public AdminSettings adminSettings() {
+        return adminSettings;
+    }
+
+    /** {@code discrete.responseBound} as written: {@code auto} or a duration ({@code 1500ms}, {@code 2s}). */
+    public String responseBound() {
+        return responseBound;
+    }
+
+    /** The bound D-requests' response times are measured against, in milliseconds. */
+    public long responseBoundMs() {
+        return responseBoundMs;
+    }
+
     /** The dotted key an exception is about: {@code storage.roots}. */
     private static String key(JsonMappingException e) {
         return e.getPath().stream()
@@ -416,7 +462,17 @@ public final class RondoConfig {
 
     /** The file's shape; any section or key left out is null and takes its default. */
     record Document(Storage storage, Scheduler scheduler, Buffers buffers, Admission admission, Network network,
-                    Http http, Streams streams) {
+                    Http http, Streams streams, Admin admin, Discrete discrete) {
+    }
+
+    record Admin(String address, String tokenFile, String readTokenFile, Boolean metricsPublic, String maxUpload,
+                 Tls tls) {
+    }
+
+    record Tls(String cert, String key) {
+    }
+
+    record Discrete(String responseBound) {
     }
 
     record Storage(List<String> roots, String diskProfile, String placement) {

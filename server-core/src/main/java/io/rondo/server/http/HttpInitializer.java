@@ -1,5 +1,6 @@
 package io.rondo.server.http;
 
+import io.micrometer.core.instrument.Counter;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -10,6 +11,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
+import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import io.rondo.server.stream.WebSocketFrames;
@@ -32,13 +34,17 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     private final StreamServer streams;
     private final DiscreteRouter router;
     private final HttpSettings settings;
+    private final RondoMetrics metrics;
+    private final Counter sent;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
-        this(directory, disks, streams, hot, HttpSettings.defaults());
+        this(directory, disks, streams, hot, HttpSettings.defaults(), null);
     }
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot,
-                    HttpSettings settings) {
+                    HttpSettings settings, RondoMetrics metrics) {
+        this.metrics = metrics;
+        this.sent = metrics == null ? null : metrics.httpSentBytes();
         this.directory = directory;
         this.disks = disks;
         this.streams = streams;
@@ -50,7 +56,11 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     protected void initChannel(Channel channel) {
         channel.pipeline()
             .addLast(new IdleStateHandler(0, 0, settings.idleTimeoutSeconds()))
-            .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK))
+            .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK));
+        if (metrics != null) {
+            channel.pipeline().addLast(new HttpMetricsHandler(metrics, sent));
+        }
+        channel.pipeline()
             .addLast(new HttpServerKeepAliveHandler())
             .addLast(new HttpObjectAggregator(settings.maxBodyBytes(), true));
         if (streams != null) {

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.Transport;
 import io.rondo.server.stream.StreamServer;
 
@@ -55,7 +56,19 @@ public final class HttpServer implements AutoCloseable {
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HttpSettings settings) throws InterruptedException {
         return start(address, directory, disks, streams,
-            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings);
+            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, null);
+    }
+
+    /**
+     * Binds and starts serving as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer,
+     * HttpSettings)}, timing every request and counting the bytes sent, the hot-object cache and the
+     * event loops in {@code metrics}.
+     */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                   StreamServer streams, HttpSettings settings, RondoMetrics metrics)
+        throws InterruptedException {
+        return start(address, directory, disks, streams,
+            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, metrics);
     }
 
     /**
@@ -64,12 +77,12 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HotObjects hot) throws InterruptedException {
-        return start(address, directory, disks, streams, hot, HttpSettings.defaults());
+        return start(address, directory, disks, streams, hot, HttpSettings.defaults(), null);
     }
 
     private static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                    StreamServer streams, HotObjects hot, HttpSettings settings)
-        throws InterruptedException {
+                                    StreamServer streams, HotObjects hot, HttpSettings settings,
+                                    RondoMetrics metrics) throws InterruptedException {
         EventLoopGroup boss = Transport.group(1, "rondo-http-accept");
         EventLoopGroup workers = Transport.group(0, EVENT_LOOP_PREFIX);
         try {
@@ -77,7 +90,11 @@ public final class HttpServer implements AutoCloseable {
                 .channel(Transport.serverChannel())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                     settings.writeBufferLowBytes(), settings.writeBufferHighBytes()))
-                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings)), address, "", "--port");
+                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings, metrics)), address, "",
+                "--port");
+            if (metrics != null) {
+                metrics.bindHttp(hot, workers);
+            }
             return new HttpServer(boss, workers, channel, hot);
         } catch (InterruptedException | RuntimeException e) {
             boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS);

@@ -7,7 +7,6 @@ import io.rondo.content.model.StoredFile;
 import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
-import io.rondo.scheduler.ScheduleObserver;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.scheduler.disk.DiskProfile;
@@ -23,6 +22,7 @@ import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.server.config.DiskSettings;
+import io.rondo.server.observe.DiskWatch;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -71,18 +71,7 @@ public final class DiskRuntime implements AutoCloseable {
     private final int maxReadBytes;
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
-    /** The slowest response time recorded as itself; slower ones are recorded as this. */
-    private static final long MAX_RECORDED_NS = TimeUnit.HOURS.toNanos(1);
-
-    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes,
-                        Histogram responseTimes) {
-
-        /** On the disk's executor thread; the lock is only contended while a summary is taken. */
-        void recordResponse(long responseNs) {
-            synchronized (responseTimes) {
-                responseTimes.recordValue(Math.max(0, Math.min(responseNs, MAX_RECORDED_NS)));
-            }
-        }
+    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes, DiskWatch watch) {
     }
 
     /**
@@ -155,23 +144,24 @@ public final class DiskRuntime implements AutoCloseable {
         this.clock = SystemNanoClock.INSTANCE;
         this.buffers = new BufferPool(bufferCeilingBytes);
         this.generator = new Generator(settings.generatorQueueCapacity());
+        this.roundNs = roundNs;
+        this.originNs = clock.nanoTime();
+        long originEpochNs = System.currentTimeMillis() * 1_000_000L;
         for (StorageDisk disk : storage) {
             DiskProfile model = models.apply(disk.name());
             if (model == null) {
                 throw new IllegalArgumentException("no disk model for disk " + disk.name());
             }
-            DiskScheduler scheduler = new DiskScheduler(policy, model, roundNs, 0, ScheduleObserver.NONE);
+            DiskWatch watch = new DiskWatch(disk.name(), originNs, roundNs, originEpochNs, 2 * roundNs);
+            DiskScheduler scheduler = new DiskScheduler(policy, model, roundNs, 0, watch);
             BlockDevice base = emulate
                 ? new EmulatedDisk(BlockDevice.direct(), model, clock, Waiter.realTime(clock), disk.name().hashCode())
                 : BlockDevice.direct();
             DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock,
                 settings.queueCapacity());
             executors.add(executor);
-            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io),
-                new Histogram(TimeUnit.MICROSECONDS.toNanos(1), MAX_RECORDED_NS, 3)));
+            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io), watch));
         }
-        this.roundNs = roundNs;
-        this.originNs = clock.nanoTime();
         this.roundClock = new RoundClock(executors, (disk, round, startNs) -> plan.continuousFor(disk, round, startNs),
             clock, originNs, roundNs);
     }
@@ -301,7 +291,7 @@ public final class DiskRuntime implements AutoCloseable {
         return new IoCompletion() {
             @Override
             public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                disk.recordResponse(completedNs - arrivalNs);
+                disk.watch().discreteAnswered(completedNs - arrivalNs);
                 completion.completed(done, data, buffer, completedNs);
             }
 
@@ -319,14 +309,22 @@ public final class DiskRuntime implements AutoCloseable {
     public ResponseTimeSummary discreteResponseTimes() {
         Histogram all = null;
         for (Disk disk : disks.values()) {
-            synchronized (disk.responseTimes()) {
-                if (all == null) {
-                    all = disk.responseTimes().copy();
-                } else {
-                    all.add(disk.responseTimes());
-                }
+            Histogram one = disk.watch().responses();
+            if (all == null) {
+                all = one;
+            } else {
+                all.add(one);
             }
         }
+        return summary(all);
+    }
+
+    /** The response times of the D-requests of one disk, as {@link #discreteResponseTimes()}. */
+    public ResponseTimeSummary discreteResponseTimes(String disk) {
+        return summary(disk(disk).watch().responses());
+    }
+
+    private static ResponseTimeSummary summary(Histogram all) {
         if (all == null || all.getTotalCount() == 0) {
             return new ResponseTimeSummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
@@ -334,6 +332,55 @@ public final class DiskRuntime implements AutoCloseable {
         return new ResponseTimeSummary(all.getTotalCount(), all.getMean() / nsPerMs,
             all.getValueAtPercentile(95) / nsPerMs, all.getValueAtPercentile(99) / nsPerMs,
             all.getMaxValue() / nsPerMs);
+    }
+
+    /** The disks' names, in the round clock's order. */
+    public List<String> diskNames() {
+        return List.copyOf(disks.keySet());
+    }
+
+    /** What a disk did: its rounds and D-responses. */
+    public DiskWatch watch(String disk) {
+        return disk(disk).watch();
+    }
+
+    /** A disk's executor, for its queues and IO errors. */
+    public DiskExecutor executor(String disk) {
+        return disk(disk).executor();
+    }
+
+    /** A disk's model. */
+    public DiskProfile model(String disk) {
+        return disk(disk).model();
+    }
+
+    private Disk disk(String name) {
+        Disk disk = disks.get(name);
+        if (disk == null) {
+            throw new IllegalArgumentException("no disk named " + name);
+        }
+        return disk;
+    }
+
+    /**
+     * Changes every disk's scheduling policy from its next round on: each executor takes the new
+     * policy at its next round start, so no round is scheduled half by one policy and half by the
+     * other and every stream's C-request of the round in progress keeps its place.
+     */
+    public void changePolicy(SchedulingPolicy next) {
+        for (DiskExecutor executor : executors) {
+            executor.changePolicy(next);
+        }
+    }
+
+    /** The D-response bound, from the next D-request answered on. */
+    public void responseBoundNs(long boundNs) {
+        disks.values().forEach(disk -> disk.watch().boundNs(boundNs));
+    }
+
+    /** The D-response bound in force. */
+    public long responseBoundNs() {
+        return disks.values().iterator().next().watch().boundNs();
     }
 
     /** Starts the agents, each on its own thread: the generator, one executor per disk, the round clock. */

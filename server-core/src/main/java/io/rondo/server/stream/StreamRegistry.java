@@ -6,10 +6,14 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.exec.RoundClock;
 
+import io.rondo.server.observe.AdmissionLog;
+
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The streams being served, and the round plan that asks each of them for its C-request: once a
@@ -21,6 +25,8 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong requestIds = new AtomicLong(1L << 40);
     private final AtomicLong glitches = new AtomicLong();
+    private final LongAdder sentBytes = new LongAdder();
+    private final AdmissionLog log = new AdmissionLog(Clock.systemUTC());
 
     /** An object's init segment as read, and the content version it belongs to. */
     private record InitSegment(String etag, byte[] bytes) {
@@ -42,6 +48,16 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     void rememberInitSegment(MediaObject object, byte[] bytes) {
         initSegments.put(object.id(), new InitSegment(object.etag(), bytes));
+    }
+
+    /** Every admission decision and stream end. */
+    AdmissionLog log() {
+        return log;
+    }
+
+    /** The streams being served now. */
+    List<StreamSession> streams() {
+        return List.copyOf(streams);
     }
 
     long nextId() {
@@ -66,6 +82,16 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     void glitch() {
         glitches.incrementAndGet();
+    }
+
+    /** A stream sent a fragment of {@code bytes}. */
+    void sent(long bytes) {
+        sentBytes.add(bytes);
+    }
+
+    /** Fragment bytes every stream sent so far. */
+    long sentBytes() {
+        return sentBytes.sum();
     }
 
     /** Glitches of every stream so far: fragments not on the wire by their deadline. */

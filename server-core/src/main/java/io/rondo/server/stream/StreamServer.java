@@ -14,7 +14,12 @@ import io.rondo.server.config.StreamSettings;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Transport;
 
+import io.rondo.server.observe.AdmissionLog;
+
 import java.net.InetSocketAddress;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -94,6 +99,11 @@ public final class StreamServer implements AutoCloseable {
         return registry.active();
     }
 
+    /** Fragment bytes all streams sent so far, over TCP and WebSocket. */
+    public long sentBytes() {
+        return registry.sentBytes();
+    }
+
     /** Glitches of all streams so far. */
     public long glitches() {
         return registry.glitches();
@@ -101,6 +111,49 @@ public final class StreamServer implements AutoCloseable {
 
     public AdmissionController admission() {
         return admission;
+    }
+
+    /** Every stream's admission decision and end, counted and kept for the admin API. */
+    public AdmissionLog admissionLog() {
+        return registry.log();
+    }
+
+    /** The streams being served now, ordered by id, each as its event loop sees it. */
+    public CompletableFuture<List<StreamStatus>> streams() {
+        List<CompletableFuture<StreamStatus>> each = registry.streams().stream().map(StreamSession::status).toList();
+        return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> each.stream()
+            .map(CompletableFuture::join).sorted(Comparator.comparingLong(StreamStatus::id)).toList());
+    }
+
+    /**
+     * Ends a stream as an operator: its client gets ERROR ENDED_BY_OPERATOR with {@code why}, and its
+     * admission and buffers are released. False if no stream has that id.
+     */
+    public boolean end(long id, String why) {
+        for (StreamSession stream : registry.streams()) {
+            if (stream.id() == id) {
+                stream.endByOperator(why);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many streams read the object named {@code name}. */
+    public int streamsOf(String name) {
+        return (int) registry.streams().stream().filter(stream -> name.equals(stream.objectName())).count();
+    }
+
+    /** Ends, as an operator, every stream of the object named {@code name}; returns how many. */
+    public int endStreamsOf(String name, String why) {
+        int ended = 0;
+        for (StreamSession stream : registry.streams()) {
+            if (name.equals(stream.objectName())) {
+                stream.endByOperator(why);
+                ended++;
+            }
+        }
+        return ended;
     }
 
     /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */

@@ -86,6 +86,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private long sequence;
     private long glitches;
     private long bytesSent;
+    private long fragmentsSent;
+    private long positionNs;
+    private long maxLatenessNs = Long.MIN_VALUE;
+    private java.time.Instant openedAt;
 
     StreamSession(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
                   StreamSender sender) {
@@ -139,6 +143,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         openNs = disks.clock().nanoTime();
+        openedAt = java.time.Instant.now();
         Optional<Directory.Lease> found;
         try {
             found = directory.open(open.objectName());
@@ -166,6 +171,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         String unfit = StreamAdmission.unfit(open.profile(), media, disks.roundNs());
         if (unfit != null) {
             found.get().close();
+            registry.log().refused(object.name(), client(), "client-profile", 0, unfit);
             reject(RejectReason.CLIENT_PROFILE, 0, unfit);
             return;
         }
@@ -173,6 +179,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         AdmissionDecision decision = admission.admit(StreamAdmission.demand(object, id));
         if (decision instanceof AdmissionDecision.Reject no) {
             found.get().close();
+            registry.log().refused(object.name(), client(), no.resource().label(), no.retryAfterSeconds(),
+                no.reason());
             reject(switch (no.resource()) {
                 case DISK_TIME -> RejectReason.DISK_TIME;
                 case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
@@ -183,12 +191,15 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         if (!disks.buffers().reserveStream(id, (int) Math.max(1, peak) + 2 * DiskIo.ALIGNMENT)) {
             admission.release(id);
             found.get().close();
+            registry.log().refused(object.name(), client(), "buffer-memory", 5, "no buffer memory left for the "
+                + "stream's two fragment buffers");
             reject(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment buffers: "
                 + "raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
                 + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
             return;
         }
         admitted = true;
+        registry.log().admitted(id, object.name(), client());
         lag = new ClientLag(peak);
         lease = found.get();
         profile = open.profile();
@@ -381,6 +392,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             firstDataNs = nowNs;
         }
         bytesSent += bytes;
+        registry.sent(bytes);
+        fragmentsSent++;
+        positionNs = fragment.startNs();
+        maxLatenessNs = Math.max(maxLatenessNs, nowNs - next.deadlineNs());
         long deadlineNs = next.deadlineNs();
         ctx.writeAndFlush(frame).addListener(future -> {
             next.chunk().release();
@@ -444,6 +459,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             admission.release(id);
             disks.buffers().releaseStream(id);
             lease.close();
+            registry.log().ended(id, lease.object().name(), client(), why);
             LOG.info("stream {} of {} ended{}: {} bytes, {} glitches, initial latency {} ms", id,
                 lease.object().name(), why == null ? "" : " (" + why + ")", bytesSent, glitches,
                 firstDataNs == 0 ? "-" : String.format("%.1f", (firstDataNs - openNs) / 1e6));
@@ -494,6 +510,56 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
                 error(ErrorCode.SHUTTING_DOWN, "the server is shutting down");
             }
         });
+    }
+
+    /** An operator ends the stream: the client gets ERROR ENDED_BY_OPERATOR. Any thread. */
+    void endByOperator(String why) {
+        ctx.executor().execute(() -> {
+            if (!finished) {
+                error(ErrorCode.ENDED_BY_OPERATOR, why);
+            }
+        });
+    }
+
+    /** The object this stream reads, or null before it is admitted. */
+    String objectName() {
+        Directory.Lease held = lease;
+        return held == null ? null : held.object().name();
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** The stream as the admin API shows it, taken on its event loop. */
+    CompletableFuture<StreamStatus> status() {
+        CompletableFuture<StreamStatus> result = new CompletableFuture<>();
+        ctx.executor().execute(() -> result.complete(statusNow()));
+        return result;
+    }
+
+    private StreamStatus statusNow() {
+        MediaObject object = lease.object();
+        String state = finished ? "ended" : paused ? "paused" : firstDataNs == 0 ? "starting" : "playing";
+        return new StreamStatus(id, object.name(), client(), transport(), state, openedAt.toString(),
+            positionNs / 1e9, new StreamStatus.Profile(profile.maxReceiveBytesPerSecond(), profile.bufferBytes()),
+            object.placement().files().stream().map(file -> file.disk()).distinct().sorted().toList(), bytesSent,
+            fragmentsSent, glitches, maxLatenessNs == Long.MIN_VALUE ? null : maxLatenessNs / 1e6,
+            firstDataNs == 0 ? null : (firstDataNs - openNs) / 1e6);
+    }
+
+    private String client() {
+        java.net.SocketAddress remote = ctx.channel().remoteAddress();
+        if (remote instanceof java.net.InetSocketAddress address) {
+            String host = address.getAddress() == null ? address.getHostString()
+                : address.getAddress().getHostAddress();
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+        }
+        return String.valueOf(remote);
+    }
+
+    private String transport() {
+        return ctx.pipeline().get(WebSocketFrames.class) != null ? "websocket" : "tcp";
     }
 
     /** How many glitches this stream had. */

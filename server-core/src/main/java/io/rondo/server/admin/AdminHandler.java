@@ -1,0 +1,323 @@
+package io.rondo.server.admin;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import io.rondo.server.observe.RondoMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One admin connection: each request matched to its {@link Route}, its token checked against the
+ * route's scope, its body read (whole up to {@link #MAX_BODY} bytes, or streamed to an upload's
+ * sink with the connection's reads paused until each piece is written), its action run, and the
+ * reply or the problem written. Requests on a connection are answered in order, one at a time.
+ */
+final class AdminHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
+
+    /** The largest body a route that is no upload takes: policies and moves are small. */
+    static final int MAX_BODY = 1 << 20;
+
+    private final AdminRouter router;
+    private final AdminTokens tokens;
+    private final RondoMetrics metrics;
+    private final long maxUploadBytes;
+
+    private HttpRequest request;
+    private AdminRouter.Match match;
+    private Scope scope;
+    private long startNs;
+    private boolean keepAlive;
+    private boolean discarding;
+    private ByteArrayOutputStream body;
+    private Route.UploadSink upload;
+    private long uploaded;
+    private final ArrayDeque<HttpContent> pending = new ArrayDeque<>();
+    private boolean writing;
+    private boolean streaming;
+    private InetSocketAddress remote;
+
+    AdminHandler(AdminRouter router, AdminTokens tokens, RondoMetrics metrics, long maxUploadBytes) {
+        this.router = router;
+        this.tokens = tokens;
+        this.metrics = metrics;
+        this.maxUploadBytes = maxUploadBytes;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        remote = (InetSocketAddress) ctx.channel().remoteAddress();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (msg instanceof HttpRequest head) {
+                begin(ctx, head);
+            }
+            if (msg instanceof HttpContent content) {
+                if (upload != null) {
+                    pending.add(content.retain());
+                    drain(ctx);
+                } else {
+                    content(ctx, content);
+                }
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void begin(ChannelHandlerContext ctx, HttpRequest head) {
+        request = head;
+        startNs = System.nanoTime();
+        keepAlive = HttpUtil.isKeepAlive(head);
+        discarding = false;
+        match = null;
+        body = new ByteArrayOutputStream();
+        uploaded = 0;
+        if (head.decoderResult().isFailure()) {
+            keepAlive = false;
+            refuse(ctx, Problem.invalid(null, "the request is not valid HTTP/1.1: "
+                + head.decoderResult().cause().getMessage()));
+            return;
+        }
+        try {
+            QueryStringDecoder uri = new QueryStringDecoder(head.uri());
+            String rawPath = uri.rawPath();
+            List<String> segments = new ArrayList<>();
+            for (String segment : Route.split(rawPath)) {
+                segments.add(QueryStringDecoder.decodeComponent(segment));
+            }
+            String path = "/" + String.join("/", segments);
+            match = router.match(head.method().name(), path, segments);
+            scope = tokens.scopeOf(head.headers().get(HttpHeaderNames.AUTHORIZATION));
+            Route route = match.route();
+            if (!scope.allows(route.scope())) {
+                throw scope == Scope.PUBLIC ? Problem.unauthorized("this resource needs a bearer token: "
+                    + "Authorization: Bearer TOKEN", false)
+                    : Problem.forbidden("this needs the admin token; the read token only reads");
+            }
+            long declared = HttpUtil.getContentLength(head, -1L);
+            long limit = route.upload() != null ? maxUploadBytes : MAX_BODY;
+            if (declared > limit) {
+                keepAlive = false;
+                throw Problem.payloadTooLarge("the body of " + declared + " bytes is larger than the limit of "
+                    + limit + " bytes" + (route.upload() != null ? " (admin.maxUpload)" : ""));
+            }
+            if (route.upload() != null) {
+                upload = route.upload().open(apiRequest(path, uri.parameters(), new byte[0]));
+                ctx.channel().config().setAutoRead(false);
+            }
+            if (HttpUtil.is100ContinueExpected(head)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+            }
+            request = head;
+            pathAndQuery = new PathAndQuery(path, uri.parameters());
+        } catch (Problem problem) {
+            if (HttpUtil.is100ContinueExpected(head) || HttpUtil.getContentLength(head, 0L) > MAX_BODY) {
+                keepAlive = false;
+            }
+            refuse(ctx, problem);
+        } catch (Exception e) {
+            LOG.warn("admin: {} {} failed", head.method(), head.uri(), e);
+            refuse(ctx, Problem.internal());
+        }
+    }
+
+    private record PathAndQuery(String path, Map<String, List<String>> query) {
+    }
+
+    private PathAndQuery pathAndQuery;
+
+    private void content(ChannelHandlerContext ctx, HttpContent content) {
+        if (discarding || match == null) {
+            return;
+        }
+        ByteBuf bytes = content.content();
+        if (body.size() + bytes.readableBytes() > MAX_BODY) {
+            keepAlive = false;
+            refuse(ctx, Problem.payloadTooLarge("a body of this resource is at most " + MAX_BODY + " bytes"));
+            return;
+        }
+        byte[] piece = new byte[bytes.readableBytes()];
+        bytes.readBytes(piece);
+        body.write(piece, 0, piece.length);
+        if (content instanceof LastHttpContent) {
+            run(ctx);
+        }
+    }
+
+    private void run(ChannelHandlerContext ctx) {
+        CompletableFuture<ApiReply> reply;
+        try {
+            reply = match.route().action().handle(apiRequest(pathAndQuery.path(), pathAndQuery.query(),
+                body.toByteArray()));
+        } catch (Exception e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        discarding = true;
+        reply.whenComplete((done, failure) -> ctx.executor().execute(() -> answer(ctx, done, failure)));
+    }
+
+    /** Writes the next piece of an upload once the last one is written; resumes reading when all are. */
+    private void drain(ChannelHandlerContext ctx) {
+        if (writing || upload == null) {
+            return;
+        }
+        HttpContent next = pending.poll();
+        if (next == null) {
+            ctx.read();
+            return;
+        }
+        boolean last = next instanceof LastHttpContent;
+        uploaded += next.content().readableBytes();
+        if (uploaded > maxUploadBytes) {
+            next.release();
+            abortUpload();
+            keepAlive = false;
+            refuse(ctx, Problem.payloadTooLarge("the upload is larger than the limit of " + maxUploadBytes
+                + " bytes (admin.maxUpload)"));
+            return;
+        }
+        writing = true;
+        Route.UploadSink sink = upload;
+        sink.write(next.content()).whenComplete((ignored, failure) -> ctx.executor().execute(() -> {
+            writing = false;
+            if (upload != sink) {
+                return;
+            }
+            if (failure != null) {
+                abortUpload();
+                keepAlive = false;
+                answer(ctx, null, failure);
+            } else if (last) {
+                upload = null;
+                ctx.channel().config().setAutoRead(true);
+                sink.finish().whenComplete((done, error) -> ctx.executor().execute(() -> answer(ctx, done, error)));
+            } else {
+                drain(ctx);
+            }
+        }));
+    }
+
+    private void abortUpload() {
+        Route.UploadSink sink = upload;
+        upload = null;
+        pending.forEach(HttpContent::release);
+        pending.clear();
+        if (sink != null) {
+            sink.abort();
+        }
+    }
+
+    private ApiRequest apiRequest(String path, Map<String, List<String>> query, byte[] bytes) {
+        return new ApiRequest(request.method().name(), path, match.variables(), query, request.headers(), bytes,
+            remote, scope);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, Problem problem) {
+        discarding = true;
+        write(ctx, ApiReply.problem(problem));
+    }
+
+    private void answer(ChannelHandlerContext ctx, ApiReply reply, Throwable failure) {
+        if (failure != null) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+            if (cause instanceof Problem problem) {
+                reply = ApiReply.problem(problem);
+            } else {
+                LOG.warn("admin: {} {} failed", request.method(), request.uri(), cause);
+                reply = ApiReply.problem(Problem.internal());
+            }
+        }
+        write(ctx, reply);
+    }
+
+    private void write(ChannelHandlerContext ctx, ApiReply reply) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (upload != null) {
+            abortUpload();
+            keepAlive = false;
+        }
+        ctx.channel().config().setAutoRead(true);
+        metrics.httpRequest("admin", match == null ? "unmatched" : match.route().template(),
+            request.method().name(), reply.status(), System.nanoTime() - startNs);
+        if (reply.events() != null) {
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+            head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            reply.headers().forEach((name, value) -> head.headers().set(name, value));
+            streaming = true;
+            ctx.writeAndFlush(head);
+            reply.events().attach(ctx.channel());
+            return;
+        }
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.valueOf(reply.status()), Unpooled.wrappedBuffer(reply.body()));
+        if (reply.contentType() != null) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+        }
+        reply.headers().forEach((name, value) -> response.headers().set(name, value));
+        HttpUtil.setContentLength(response, reply.body().length);
+        if (!keepAlive) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.writeAndFlush(response);
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof IdleStateEvent && !streaming) {
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, event);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        abortUpload();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("admin connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}

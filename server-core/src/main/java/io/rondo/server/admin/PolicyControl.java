@@ -1,0 +1,230 @@
+package io.rondo.server.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.admission.AdmissionPolicy;
+import io.rondo.scheduler.policy.SchedulingPolicy;
+import io.rondo.server.config.BitRates;
+import io.rondo.server.config.ByteSizes;
+import io.rondo.server.observe.EventHub;
+import io.rondo.server.runtime.DiskRuntime;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The policy of a running server and its changes (RFC 7396 merge patches with an {@code If-Match}
+ * precondition). A change reaches every disk at its next round start (the scheduling policy), and
+ * admission control, the buffer pool and the D-response bound at once; nothing already admitted
+ * is dropped: a setting the running streams no longer fit applies to new streams, and the answer
+ * says how many running streams exceed it. The round length cannot change: every stored fragment
+ * was cut to it at ingest.
+ */
+public final class PolicyControl {
+
+    private static final Map<String, Set<String>> KEYS = Map.of(
+        "scheduler", Set.of("policy", "roundMs"),
+        "admission", Set.of("policy", "discreteReserve"),
+        "discrete", Set.of("responseBoundMs"),
+        "buffers", Set.of("ceilingBytes"),
+        "network", Set.of("capacityBitsPerSecond"));
+
+    private final DiskRuntime disks;
+    private final AdmissionController admission;
+    private final EventHub events;
+    private PolicyView current;
+    private long version = 1;
+
+    public PolicyControl(DiskRuntime disks, AdmissionController admission, EventHub events, String schedulingPolicy,
+                         long responseBoundMs) {
+        this.disks = disks;
+        this.admission = admission;
+        this.events = events;
+        AdmissionConfig config = admission.config();
+        this.current = new PolicyView(new PolicyView.Scheduler(schedulingPolicy, disks.roundNs() / 1_000_000),
+            new PolicyView.Admission(config.policy().label(), config.discreteReserve()),
+            new PolicyView.Discrete(responseBoundMs), new PolicyView.Buffers(config.bufferCeilingBytes()),
+            new PolicyView.Network(config.networkLimited() ? config.networkBitsPerSecond() : null));
+        disks.responseBoundNs(responseBoundMs * 1_000_000);
+    }
+
+    /** The policy in force. */
+    public synchronized PolicyView current() {
+        return current;
+    }
+
+    /** The policy's entity tag: it changes with every change. */
+    public synchronized String etag() {
+        return "\"p" + version + "\"";
+    }
+
+    /**
+     * Applies a merge patch whose {@code If-Match} is {@code ifMatch}.
+     *
+     * @throws Problem 428 without If-Match, 412 if it is stale, 400 for a bad document, 422 for a
+     *                 change that cannot be made while the server runs
+     */
+    public synchronized PolicyView.Change patch(String ifMatch, byte[] body) {
+        if (ifMatch == null) {
+            throw Problem.preconditionRequired("PATCH /api/v1/policy needs If-Match with the policy's ETag, "
+                + etag() + " now: GET it, change it, send it back");
+        }
+        if (!ifMatch.trim().equals("*") && !ifMatch.trim().equals(etag())) {
+            throw Problem.preconditionFailed("the policy changed since " + ifMatch.trim() + "; it is " + etag()
+                + " now: GET it again").with("etag", etag());
+        }
+        JsonNode patch;
+        try {
+            patch = ApiReply.JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw Problem.invalid(null, "the body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw Problem.invalid(null, "the body is not JSON: " + e.getMessage());
+        }
+        if (patch == null || !patch.isObject()) {
+            throw Problem.invalid(null, "a merge patch of the policy is a JSON object, e.g. "
+                + "{\"scheduler\":{\"policy\":\"mixed-gated-scan\"}}");
+        }
+        ObjectNode merged = ApiReply.JSON.valueToTree(current);
+        for (Iterator<Map.Entry<String, JsonNode>> sections = patch.fields(); sections.hasNext(); ) {
+            Map.Entry<String, JsonNode> section = sections.next();
+            Set<String> keys = KEYS.get(section.getKey());
+            if (keys == null) {
+                throw Problem.invalid(section.getKey(), "the policy has no section '" + section.getKey() + "'; it has "
+                    + KEYS.keySet().stream().sorted().toList());
+            }
+            if (!section.getValue().isObject()) {
+                throw Problem.invalid(section.getKey(), section.getKey() + " is an object of keys "
+                    + keys.stream().sorted().toList());
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> fields = section.getValue().fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (!keys.contains(field.getKey())) {
+                    throw Problem.invalid(section.getKey() + "." + field.getKey(), section.getKey() + " has no key '"
+                        + field.getKey() + "'; it has " + keys.stream().sorted().toList());
+                }
+                ((ObjectNode) merged.get(section.getKey())).set(field.getKey(), field.getValue());
+            }
+        }
+        PolicyView next = read(merged);
+        int exceeding = apply(next);
+        current = next;
+        version++;
+        events.publish("policy", next);
+        return new PolicyView.Change(next, "next-round", exceeding);
+    }
+
+    /** The merged document as a policy, every value checked. */
+    private PolicyView read(ObjectNode merged) {
+        JsonNode round = merged.get("scheduler").get("roundMs");
+        if (!round.canConvertToLong() || !round.isIntegralNumber() || round.asLong() != current.scheduler().roundMs()) {
+            throw Problem.unprocessable("scheduler.roundMs", "the round length cannot change while the server runs: "
+                + "every continuous object's fragments were cut to " + current.scheduler().roundMs() + " ms at ingest. "
+                + "Change scheduler.roundMs in rondo.yaml and ingest the objects again");
+        }
+        String scheduling = text(merged, "scheduler", "policy");
+        try {
+            SchedulingPolicy.parse(scheduling);
+        } catch (IllegalArgumentException e) {
+            throw Problem.invalid("scheduler.policy", e.getMessage());
+        }
+        AdmissionPolicy admissionPolicy;
+        try {
+            admissionPolicy = AdmissionPolicy.parse(text(merged, "admission", "policy"));
+        } catch (IllegalArgumentException e) {
+            throw Problem.invalid("admission.policy", e.getMessage());
+        }
+        JsonNode reserve = merged.get("admission").get("discreteReserve");
+        if (!reserve.isNumber() || reserve.asDouble() < 0 || reserve.asDouble() >= 1) {
+            throw Problem.invalid("admission.discreteReserve", "admission.discreteReserve is a number at least 0 and "
+                + "below 1, was " + reserve);
+        }
+        JsonNode bound = merged.get("discrete").get("responseBoundMs");
+        if (!bound.isIntegralNumber() || bound.asLong() < 1 || bound.asLong() > 3_600_000) {
+            throw Problem.invalid("discrete.responseBoundMs", "discrete.responseBoundMs is a whole number of "
+                + "milliseconds from 1 to 3600000, was " + bound);
+        }
+        long ceiling = bytes(merged.get("buffers").get("ceilingBytes"));
+        Long network = bits(merged.get("network").get("capacityBitsPerSecond"));
+        return new PolicyView(new PolicyView.Scheduler(scheduling, current.scheduler().roundMs()),
+            new PolicyView.Admission(admissionPolicy.label(), reserve.asDouble()),
+            new PolicyView.Discrete(bound.asLong()), new PolicyView.Buffers(ceiling), new PolicyView.Network(network));
+    }
+
+    private static String text(ObjectNode merged, String section, String key) {
+        JsonNode value = merged.get(section).get(key);
+        if (value == null || !value.isTextual()) {
+            throw Problem.invalid(section + "." + key, section + "." + key + " is a string, was " + value);
+        }
+        return value.asText();
+    }
+
+    private static long bytes(JsonNode value) {
+        long bytes;
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            bytes = value.asLong();
+        } else if (value.isTextual()) {
+            try {
+                bytes = ByteSizes.parse(value.asText(), "buffers.ceilingBytes");
+            } catch (IllegalArgumentException e) {
+                throw Problem.invalid("buffers.ceilingBytes", e.getMessage());
+            }
+        } else {
+            throw Problem.invalid("buffers.ceilingBytes", "buffers.ceilingBytes is a number of bytes or a size such as "
+                + "512M, was " + value);
+        }
+        if (bytes < 1) {
+            throw Problem.invalid("buffers.ceilingBytes", "buffers.ceilingBytes must be positive, was " + value);
+        }
+        return bytes;
+    }
+
+    private static Long bits(JsonNode value) {
+        if (value.isNull()) {
+            return null;
+        }
+        long bits;
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            bits = value.asLong();
+        } else if (value.isTextual()) {
+            try {
+                bits = BitRates.parse(value.asText(), "network.capacityBitsPerSecond");
+            } catch (IllegalArgumentException e) {
+                throw Problem.invalid("network.capacityBitsPerSecond", e.getMessage());
+            }
+        } else {
+            throw Problem.invalid("network.capacityBitsPerSecond", "network.capacityBitsPerSecond is a number of bits "
+                + "a second, a rate such as 1G, or null for unlimited, was " + value);
+        }
+        if (bits < 1) {
+            throw Problem.invalid("network.capacityBitsPerSecond", "network.capacityBitsPerSecond must be positive, "
+                + "was " + value);
+        }
+        return bits == AdmissionConfig.UNLIMITED_NETWORK ? null : bits;
+    }
+
+    /** Puts {@code next} in force; returns how many running streams exceed its admission settings. */
+    private int apply(PolicyView next) {
+        SchedulingPolicy scheduling = SchedulingPolicy.parse(next.scheduler().policy());
+        AdmissionConfig config = admission.config()
+            .withPolicy(AdmissionPolicy.parse(next.admission().policy()))
+            .withDiscreteReserve(next.admission().discreteReserve())
+            .withBufferCeilingBytes(next.buffers().ceilingBytes())
+            .withNetworkBitsPerSecond(next.network().capacityBitsPerSecond() == null
+                ? AdmissionConfig.UNLIMITED_NETWORK : next.network().capacityBitsPerSecond());
+        try {
+            disks.changePolicy(scheduling);
+        } catch (IllegalArgumentException e) {
+            throw Problem.unprocessable("scheduler.policy", e.getMessage());
+        }
+        int exceeding = admission.reconfigure(config).exceeding();
+        disks.buffers().ceilingBytes(next.buffers().ceilingBytes());
+        disks.responseBoundNs(next.discrete().responseBoundMs() * 1_000_000);
+        return exceeding;
+    }
+}

@@ -1,0 +1,79 @@
+package io.rondo.server.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.micrometer.core.instrument.Counter;
+import io.rondo.server.observe.RondoMetrics;
+
+import java.util.ArrayDeque;
+
+/**
+ * Times every request on the HTTP port, from its head arriving to its response's last byte
+ * written out, by route ({@code object}, {@code folder}, {@code player-info}, {@code stream}),
+ * method and status class, and counts the bytes sent. Sits right after the HTTP codec, so it sees
+ * each pipelined request and each response as the wire has them; owned by the channel's event loop.
+ */
+final class HttpMetricsHandler extends ChannelDuplexHandler {
+
+    private record Started(String route, String method, long startNs) {
+    }
+
+    private final RondoMetrics metrics;
+    private final Counter sent;
+    private final ArrayDeque<Started> started = new ArrayDeque<>();
+    private int status;
+
+    HttpMetricsHandler(RondoMetrics metrics, Counter sent) {
+        this.metrics = metrics;
+        this.sent = sent;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof HttpRequest request) {
+            started.add(new Started(route(request.uri()), request.method().name(), System.nanoTime()));
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (msg instanceof HttpResponse response) {
+            status = response.status().code();
+        }
+        long bytes = msg instanceof ByteBufHolder holder ? holder.content().readableBytes()
+            : msg instanceof ByteBuf buf ? buf.readableBytes() : 0;
+        if (bytes > 0) {
+            sent.increment(bytes);
+        }
+        if (msg instanceof LastHttpContent || status == HttpResponseStatus.SWITCHING_PROTOCOLS.code()
+            && msg instanceof HttpResponse) {
+            Started request = started.poll();
+            if (request != null) {
+                metrics.httpRequest("http", request.route(), request.method(), status, System.nanoTime()
+                    - request.startNs());
+            }
+        }
+        super.write(ctx, msg, promise);
+    }
+
+    /** The route label of a request target: never the path itself, which would make a series per object. */
+    static String route(String uri) {
+        String path = new QueryStringDecoder(uri).rawPath();
+        if (path.equals(HttpInitializer.STREAM_PATH)) {
+            return "stream";
+        }
+        if (path.startsWith("/player/info/")) {
+            return "player-info";
+        }
+        return path.endsWith("/") ? "folder" : "object";
+    }
+}

@@ -1,0 +1,50 @@
+package io.rondo.server.observe;
+
+import io.micrometer.core.instrument.Tags;
+import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.exec.BufferPool;
+import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.StreamServer;
+
+/**
+ * Connects a running server to its metrics and its event stream: each disk's rounds, deadline
+ * misses, D-responses, queues and IO errors; the streams per disk and admission's decisions; the
+ * buffer pool. Meters that only read state (gauges, function counters) cost nothing until scraped.
+ */
+public final class Observation {
+
+    private Observation() {
+    }
+
+    /** Binds the disks and the streams to {@code metrics} and {@code events}. */
+    public static void bind(RondoMetrics metrics, EventHub events, DiskRuntime disks, StreamServer streams,
+                            long responseBoundMs) {
+        AdmissionController admission = streams.admission();
+        for (String name : disks.diskNames()) {
+            DiskWatch watch = disks.watch(name);
+            metrics.bindDisk(watch, disks.roundNs(), responseBoundMs * 1_000_000);
+            watch.publishTo(events);
+            DiskExecutor executor = disks.executor(name);
+            Tags disk = Tags.of("disk", name);
+            metrics.functionCounter("rondo.io.errors", "Disk reads that failed (device errors, no buffer memory)", disk,
+                executor, DiskExecutor::ioErrors);
+            metrics.gauge("rondo.disk.queue.discrete", "D-requests waiting for the disk", disk, executor,
+                DiskExecutor::queuedDiscrete);
+            metrics.gauge("rondo.streams.active", "Admitted streams that read from the disk", disk, admission,
+                a -> a.admittedStreams(name));
+            metrics.gauge("rondo.disk.committed.ratio", "The share of the disk's round its admitted streams take",
+                disk, admission, a -> (double) a.committedNs(name) / disks.roundNs());
+        }
+        metrics.functionCounter("rondo.stream.glitches", "Fragments not on the wire by their deadline", Tags.empty(),
+            streams, StreamServer::glitches);
+        metrics.functionCounter("rondo.stream.sent.bytes", "Fragment bytes the streams sent", Tags.empty(), streams,
+            StreamServer::sentBytes);
+        BufferPool buffers = disks.buffers();
+        metrics.gauge("rondo.buffers.used.bytes", "Read buffer memory in use", Tags.empty(), buffers,
+            BufferPool::inUseBytes);
+        metrics.gauge("rondo.buffers.ceiling.bytes", "The read buffers' ceiling (buffers.ceiling)", Tags.empty(),
+            buffers, BufferPool::ceilingBytes);
+        streams.admissionLog().observe(metrics, events);
+    }
+}
