@@ -116,6 +116,8 @@ export class SlackChart {
       ctx.stroke();
       ctx.fillStyle = colour;
       ctx.font = `${11 * uPlot.pxRatio}px system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'bottom';
       ctx.fillText(label, bbox.left + 4 * uPlot.pxRatio, y - 4 * uPlot.pxRatio);
       ctx.restore();
     };
