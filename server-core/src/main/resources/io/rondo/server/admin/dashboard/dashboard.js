@@ -101,7 +101,7 @@ class Dashboard {
       this.#history = new RoundHistory(roundsInSpan(roundMs));
       this.#roundMs = roundMs;
       this.#startedAt = startedAt;
-      $('slack-span').textContent = `${roundsInSpan(roundMs)} rounds of ${roundMs} ms`;
+      $('slack-span').textContent = `The last ${roundsInSpan(roundMs)} rounds of ${roundMs} ms are kept`;
     }
     this.#disks = disks;
   }

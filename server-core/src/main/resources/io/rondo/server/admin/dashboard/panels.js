@@ -42,7 +42,7 @@ export function paintResponses(disks) {
         el('div', { className: 'fill', style: `width:${Math.min(100, width).toFixed(1)}%` }),
         el('div', { className: 'mark', style: `left:${((100 * r.boundMs) / scale).toFixed(1)}%` })),
       el('p', { className: 'response-foot' },
-        `${r.count} requests, `, el('span', { className: r.overBound > 0 ? 'bad' : '' }, `${r.overBound} past the bound`),
+        `${r.count} request${r.count === 1 ? '' : 's'}, `, el('span', { className: r.overBound > 0 ? 'bad' : '' }, `${r.overBound} past the bound`),
         ` \u00b7 ${disk.admittedStreams} streams, ${formatShare(disk.committedShare)} of the round committed, `
         + `${disk.rounds} rounds, `, el('span', { className: disk.overruns > 0 ? 'bad' : '' }, `${disk.overruns} overruns`),
         `, ${disk.ioErrors} IO errors \u00b7 queues: ${disk.queues.discrete} discrete, ${disk.queues.scan} scan`));

@@ -15,6 +15,8 @@ import { formatMs } from './format.js';
 const DISK_COLOURS = ['#2f6fe4', '#1f9e89', '#8c5bd6', '#e08a1e', '#d04f8a', '#5d6678'];
 const BAD = '#c23b3b';
 const HEIGHT = 280;
+/** The steps between the round axis's ticks: whole rounds. */
+const ROUND_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7];
 /** Below zero the scale shows at least this share of the round, so the zero line never sits on the edge. */
 const FLOOR_SHARE = 0.2;
 
@@ -86,7 +88,10 @@ export class SlackChart {
         y: { range: (u, min) => [Math.min(-FLOOR_SHARE * roundMs, min ?? 0), roundMs] },
       },
       axes: [
-        { label: 'Round', stroke: '#5d6678', grid: { stroke: '#eef0f4' }, values: (u, rounds) => rounds.map(String) },
+        {
+          label: 'Round', stroke: '#5d6678', grid: { stroke: '#eef0f4' }, incrs: ROUND_STEPS,
+          values: (u, rounds) => rounds.map(String),
+        },
         { label: 'Available slack [ms]', stroke: '#5d6678', grid: { stroke: '#eef0f4' }, size: 56 },
       ],
       series: [{ label: 'Round' }, ...this.#disks.map(line), ...this.#disks.map(overrun)],
