@@ -80,7 +80,8 @@ class Dashboard {
 
   async #refresh() {
     const [{ body: info }, { body: disks }, streams, { body: admission }] = await Promise.all([
-      this.#api.get('/api/v1/info'), this.#api.get('/api/v1/disks'), this.#streams(), this.#api.get('/api/v1/admission'),
+      this.#api.get('/api/v1/info'), this.#api.get('/api/v1/disks'), this.#streams(),
+      this.#api.get('/api/v1/admission'),
     ]);
     if (this.#stopped) {
       return;
@@ -101,7 +102,7 @@ class Dashboard {
       this.#history = new RoundHistory(roundsInSpan(roundMs));
       this.#roundMs = roundMs;
       this.#startedAt = startedAt;
-      $('slack-span').textContent = `The last ${roundsInSpan(roundMs)} rounds of ${roundMs} ms are kept`;
+      $('slack-span').textContent = `Shown: the last ${roundsInSpan(roundMs)} rounds of ${roundMs} ms`;
     }
     this.#disks = disks;
   }

@@ -31,41 +31,56 @@ export function paintResponses(disks) {
   $('responses').replaceChildren(...disks.map((disk) => {
     const r = disk.discreteResponse;
     const scale = Math.max(r.boundMs * BAR_HEADROOM, r.maxMs ?? 0);
+    const p99 = r.p99Ms === null ? 0 : Math.min(100, (100 * r.p99Ms) / scale);
     const past = r.p99Ms !== null && r.p99Ms > r.boundMs;
-    const width = r.p99Ms === null ? 0 : (100 * r.p99Ms) / scale;
+    const figures = `p95 ${formatMs(r.p95Ms)} \u00b7 p99 ${formatMs(r.p99Ms)} \u00b7 max ${formatMs(r.maxMs)}`;
     return el('li', { className: past ? 'over' : '', 'data-disk': disk.name },
-      el('div', { className: 'response-head' },
-        el('strong', {}, disk.name),
-        el('span', {}, `p95 ${formatMs(r.p95Ms)} \u00b7 p99 ${formatMs(r.p99Ms)} \u00b7 max ${formatMs(r.maxMs)}`),
+      el('div', { className: 'response-head' }, el('strong', {}, disk.name), el('span', {}, figures),
         el('span', { className: 'bound' }, `bound ${formatMs(r.boundMs)}`)),
       el('div', { className: 'bar', title: `p99 ${formatMs(r.p99Ms)} against a bound of ${formatMs(r.boundMs)}` },
-        el('div', { className: 'fill', style: `width:${Math.min(100, width).toFixed(1)}%` }),
+        el('div', { className: 'fill', style: `width:${p99.toFixed(1)}%` }),
         el('div', { className: 'mark', style: `left:${((100 * r.boundMs) / scale).toFixed(1)}%` })),
       el('p', { className: 'response-foot' },
-        `${r.count} request${r.count === 1 ? '' : 's'}, `, el('span', { className: r.overBound > 0 ? 'bad' : '' }, `${r.overBound} past the bound`),
-        ` \u00b7 ${disk.admittedStreams} streams, ${formatShare(disk.committedShare)} of the round committed, `
-        + `${disk.rounds} rounds, `, el('span', { className: disk.overruns > 0 ? 'bad' : '' }, `${disk.overruns} overruns`),
-        `, ${disk.ioErrors} IO errors \u00b7 queues: ${disk.queues.discrete} discrete, ${disk.queues.scan} scan`));
+        `${count(r.count, 'request')}, `, flagged(r.overBound, `${r.overBound} past the bound`),
+        ` \u00b7 ${count(disk.admittedStreams, 'stream')}, ${formatShare(disk.committedShare)} of the round committed, `
+          + `${count(disk.rounds, 'round')}, `,
+        flagged(disk.overruns, count(disk.overruns, 'overrun')),
+        `, ${count(disk.ioErrors, 'IO error')} \u00b7 queues: ${disk.queues.discrete} discrete, `
+          + `${disk.queues.scan} scan`));
   }));
 }
 
 /** The admission decisions: how many accepted, how many refused for each reason, and the latest. */
 export function paintAdmission(admission) {
-  const rejected = Object.values(admission.decisions.rejected).reduce((sum, n) => sum + n, 0);
+  const { accepted, rejected } = admission.decisions;
+  const refused = Object.values(rejected).reduce((sum, n) => sum + n, 0);
   $('admission-summary').replaceChildren(
     stat('Policy', admission.policy),
     stat('Admitted now', String(admission.admitted)),
-    stat('Accepted', String(admission.decisions.accepted)),
-    stat('Refused', String(rejected), rejected > 0 ? 'bad' : ''));
-  $('admission-reasons').replaceChildren(...Object.entries(admission.decisions.rejected).map(([reason, n]) =>
-    el('li', { className: n > 0 ? 'bad' : '' }, el('span', {}, REASONS[reason] ?? reason), el('strong', {}, String(n)))));
+    stat('Accepted', String(accepted)),
+    stat('Refused', String(refused), refused > 0 ? 'bad' : ''));
+  $('admission-reasons').replaceChildren(...Object.entries(rejected).map(([reason, n]) => el('li',
+    { className: n > 0 ? 'bad' : '' }, el('span', {}, REASONS[reason] ?? reason), el('strong', {}, String(n)))));
   const recent = [...admission.recent].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
-  $('admission-recent').replaceChildren(...recent.map((d) => el('li', { className: d.result === 'rejected' ? 'bad' : '' },
-    el('time', {}, formatClock(d.at)),
-    `${d.object} ${d.result}`,
-    d.reason ? ` (${REASONS[d.reason] ?? d.reason}${d.retryAfterSeconds ? `; retry after ${d.retryAfterSeconds} s` : ''})` : '',
-    d.detail ? el('span', { className: 'detail' }, d.detail) : null)));
+  $('admission-recent').replaceChildren(...recent.map((d) => {
+    const retry = d.retryAfterSeconds ? `; retry after ${d.retryAfterSeconds} s` : '';
+    return el('li', { className: d.result === 'rejected' ? 'bad' : '' },
+      el('time', {}, formatClock(d.at)),
+      `${d.object} ${d.result}`,
+      d.reason ? ` (${REASONS[d.reason] ?? d.reason}${retry})` : '',
+      d.detail ? el('span', { className: 'detail' }, d.detail) : null);
+  }));
   $('admission-none').hidden = recent.length > 0;
+}
+
+/** "1 round", "3 rounds". */
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** text, in red where n is not zero. */
+function flagged(n, text) {
+  return el('span', { className: n > 0 ? 'bad' : '' }, text);
 }
 
 function stat(term, value, className = '') {

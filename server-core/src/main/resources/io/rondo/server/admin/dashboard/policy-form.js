@@ -98,11 +98,12 @@ export class PolicyForm {
       this.#etag = etag;
       this.#fill();
       const exceeding = body.exceedingStreams;
-      this.#say(`Applied from the ${body.appliesFrom === 'next-round' ? 'next round' : body.appliesFrom} on every disk. `
-        + (exceeding > 0 ? `${exceeding} running stream${exceeding === 1 ? ' exceeds the new settings: it keeps' : 's exceed '
-          + 'the new settings: they keep'} running, and the settings apply to new streams.`
-          : 'Every running stream fits the new settings.'),
-      exceeding > 0 ? 'warn' : 'good');
+      const when = body.appliesFrom === 'next-round' ? 'the next round' : body.appliesFrom;
+      const fit = exceeding === 0 ? 'Every running stream fits the new settings.'
+        : `${exceeding === 1 ? '1 running stream exceeds the new settings: it keeps'
+          : `${exceeding} running streams exceed the new settings: they keep`} running, and the settings apply to `
+          + 'new streams.';
+      this.#say(`Applied from ${when} on every disk. ${fit}`, exceeding > 0 ? 'warn' : 'good');
     } catch (e) {
       await this.#refused(e);
     }

@@ -5,9 +5,9 @@
 
 import { formatBitRate, formatBytes, parseBitRate, parseBytes } from './format.js';
 
-export const SCHEDULING_POLICIES = ['mixed-incremental-scan', 'mixed-gated-scan', 'disjoint-incremental-scan',
+const SCHEDULING_POLICIES = ['mixed-incremental-scan', 'mixed-gated-scan', 'disjoint-incremental-scan',
   'disjoint-incremental-fcfs'];
-export const ADMISSION_POLICIES = ['adm1', 'adm2', 'adm3'];
+const ADMISSION_POLICIES = ['adm1', 'adm2', 'adm3'];
 
 /** A choice among names. */
 const choice = (names) => ({
@@ -49,7 +49,8 @@ const capacity = {
       return { value: null };
     }
     const value = parseBitRate(text);
-    return value !== null && value > 0 ? { value } : { error: 'a rate such as 1 Gbit/s or 500M, or empty for unlimited' };
+    return value !== null && value > 0 ? { value }
+      : { error: 'a rate such as 1 Gbit/s or 500M, or empty for unlimited' };
   },
 };
 
@@ -64,7 +65,7 @@ export const POLICY_FIELDS = [
 ];
 
 /** The value at a dotted path of an object; undefined where there is none. */
-export function valueAt(object, path) {
+function valueAt(object, path) {
   return path.split('.').reduce((node, key) => (node == null ? undefined : node[key]), object);
 }
 

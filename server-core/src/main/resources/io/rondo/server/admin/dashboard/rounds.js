@@ -61,11 +61,6 @@ export class RoundHistory {
     this.#capacity = capacity;
   }
 
-  /** The disks with rounds held, in the order they first came. */
-  get disks() {
-    return [...this.#disks.keys()];
-  }
-
   /**
    * Keeps a round (a round event's data, or an entry of a disk's slack array); a round the
    * history already holds, or older than the disk's newest, is ignored. True if it was kept.

@@ -1,8 +1,8 @@
 // The admin port's live events, GET /api/v1/events, as Server-Sent Events (the HTML standard's
-// "text/event-stream" interpretation). EventSource cannot send the Authorization header, so the
-// dashboard reads the stream with fetch and parses it here: SseParser turns text, cut anywhere,
-// into events; EventFeed keeps one such response open, and opens another after a pause that grows
-// while the server stays away (Backoff).
+// "text/event-stream" interpretation, less the event ids, which the admin port does not send).
+// EventSource cannot send the Authorization header, so the dashboard reads the stream with fetch
+// and parses it here: SseParser turns text, cut anywhere, into events; EventFeed keeps one such
+// response open, and opens another after a pause that grows while the server stays away (Backoff).
 
 /** The first pause before opening the stream again, unless the server sent a retry field. */
 export const FIRST_RETRY_MS = 1000;
@@ -12,13 +12,12 @@ export const LONGEST_RETRY_MS = 30_000;
 export const SILENT_LIMIT_MS = 45_000;
 
 /**
- * The event stream format, line by line: "event", "data" (lines joined by "\n"), "id" and "retry"
- * fields, comments (lines starting with ':'), and a blank line that dispatches the event. Lines end
- * in CRLF, LF or CR, and a chunk may end anywhere, between a CR and its LF too.
+ * The event stream format, line by line: "event", "data" (lines joined by "\n") and "retry"
+ * fields, comments (lines starting with ':'), and a blank line that dispatches the event; other
+ * fields are ignored. Lines end in CRLF, LF or CR, and a chunk may end anywhere, between a CR and
+ * its LF too.
  */
 export class SseParser {
-  /** The id of the newest event that had one, as the standard keeps it across events. */
-  lastEventId = '';
   /** Milliseconds the server asked a client to wait before reconnecting; null until it says. */
   retryMs = null;
   #dispatch;
@@ -28,7 +27,7 @@ export class SseParser {
   #type = '';
   #data = [];
 
-  /** dispatch({ type, data, lastEventId }) is called for each complete event. */
+  /** dispatch({ type, data }) is called for each complete event. */
   constructor(dispatch) {
     this.#dispatch = dispatch;
   }
@@ -84,11 +83,6 @@ export class SseParser {
       case 'data':
         this.#data.push(value);
         break;
-      case 'id':
-        if (!value.includes('\0')) {
-          this.lastEventId = value;
-        }
-        break;
       case 'retry':
         if (/^\d+$/.test(value)) {
           this.retryMs = Number(value);
@@ -105,7 +99,7 @@ export class SseParser {
     this.#data = [];
     this.#type = '';
     if (data.length > 0) {
-      this.#dispatch({ type: type || 'message', data: data.join('\n'), lastEventId: this.lastEventId });
+      this.#dispatch({ type: type || 'message', data: data.join('\n') });
     }
   }
 }
@@ -138,7 +132,7 @@ export class Backoff {
 }
 
 /** The server refused the token (401): reconnecting cannot help until a person gives another. */
-export class Unauthorized extends Error {
+class Unauthorized extends Error {
   constructor() {
     super('the server refused the token');
     this.name = 'Unauthorized';

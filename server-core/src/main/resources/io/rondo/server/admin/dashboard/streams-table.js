@@ -66,7 +66,8 @@ export class StreamsTable {
   #newRow(stream) {
     const cells = COLUMNS.map(([name]) => el('td', { className: name }));
     const button = el('button', { type: 'button', className: 'end', 'data-stream': stream.id }, 'End');
-    const row = { cells, button, stream, element: el('tr', { 'data-stream': stream.id }, ...cells, el('td', {}, button)) };
+    const element = el('tr', { 'data-stream': stream.id }, ...cells, el('td', {}, button));
+    const row = { cells, button, stream, element };
     button.addEventListener('click', () => this.#clicked(row));
     return row;
   }
