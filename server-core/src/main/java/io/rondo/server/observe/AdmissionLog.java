@@ -49,7 +49,7 @@ public final class AdmissionLog {
 
     /** A stream was admitted. */
     public void admitted(long id, String object, String client) {
-        record(new Decision(clock.instant().toString(), object, "accepted", null, null, null));
+        record(new Decision(clock.instant().toString(), object, "accepted", null, null, "admitted as stream " + id));
         RondoMetrics counted = metrics;
         if (counted != null) {
             counted.admission("accepted", null);
