@@ -54,7 +54,13 @@ public final class HotObjects {
             .maximumWeight(maxTotalBytes)
             .weigher((Key key, byte[] bytes) -> bytes.length)
             .executor(Runnable::run)
+            .recordStats()
             .build();
+    }
+
+    /** Binds Caffeine's own meters of this cache (gets by hit and miss, evictions, size) to {@code registry}. */
+    public void bindTo(io.micrometer.core.instrument.MeterRegistry registry) {
+        io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics.monitor(registry, cache, "hot-objects");
     }
 
     /** Whether an object is one this cache holds: discrete, and no larger than the limit. */

@@ -158,6 +158,7 @@ public final class RondoMetrics {
             io.rondo.server.http.HotObjects::bytesServedFromMemory);
         gauge("rondo.cache.bytes", "Bytes the hot-object cache holds", Tags.empty(), hot,
             io.rondo.server.http.HotObjects::cachedBytes);
+        hot.bindTo(registry);
         new NettyEventExecutorMetrics(loops).bindTo(registry);
         new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);
     }

@@ -28,7 +28,8 @@ class ServeCommandTest {
     @Test
     void aPortInUseIsNamedWithWhatToDo() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            int exit = rondo("serve", "--data", data.toString(), "--port", Integer.toString(taken.getLocalPort()));
+            int exit = rondo("serve", "--data", data.toString(), "--port", Integer.toString(taken.getLocalPort()),
+                "--admin-port", "0");
 
             assertEquals(1, exit);
             assertTrue(stderr.toString().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()),
@@ -42,6 +43,8 @@ class ServeCommandTest {
     void aPortOutOfRangeIsRefused() {
         assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "70000"));
         assertTrue(stderr.toString().contains("--port must be between 0 and 65535"), stderr.toString());
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--admin-port", "-1"));
+        assertTrue(stderr.toString().contains("--admin-port must be between 0 and 65535"), stderr.toString());
     }
 
     @Test

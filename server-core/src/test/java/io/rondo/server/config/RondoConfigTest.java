@@ -40,6 +40,39 @@ class RondoConfigTest {
         assertEquals(DiskSettings.defaults(), config.diskSettings());
         assertEquals(HttpSettings.defaults(), config.httpSettings());
         assertEquals(StreamSettings.defaults(), config.streamSettings());
+        assertEquals(AdminSettings.defaults(), config.adminSettings());
+        assertEquals("auto", config.responseBound());
+        assertEquals(1800, config.responseBoundMs(), "a round plus the streams' 80 % of the next");
+    }
+
+    @Test
+    void theAdminPortAndTheResponseBoundAreConfigured() throws IOException {
+        RondoConfig config = RondoConfig.load(yaml("""
+            admission:
+              discreteReserve: 0.5
+            admin:
+              address: 0.0.0.0
+              tokenFile: /etc/rondo/admin.token
+              metricsPublic: true
+              maxUpload: 2G
+              tls:
+                cert: a.crt
+                key: a.key
+            """));
+
+        AdminSettings admin = config.adminSettings();
+        assertEquals("0.0.0.0", admin.address());
+        assertEquals(Path.of("/etc/rondo/admin.token"), admin.tokenFile());
+        assertEquals(null, admin.readTokenFile());
+        assertTrue(admin.metricsPublic());
+        assertEquals(2L << 30, admin.maxUploadBytes());
+        assertTrue(admin.tls());
+        assertEquals(1500, config.responseBoundMs(), "auto follows the reserve");
+        assertEquals(250, RondoConfig.load(yaml("discrete:\n  responseBound: 250ms\n")).responseBoundMs());
+        assertEquals(2500, RondoConfig.load(yaml("discrete:\n  responseBound: 2.5s\n")).responseBoundMs());
+        assertRefused("discrete:\n  responseBound: soon\n", "discrete.responseBound must be auto or a duration");
+        assertRefused("admin:\n  tls:\n    cert: a.crt\n", "admin.tls needs both cert and key");
+        assertRefused("admin:\n  maxUpload: 0\n", "admin.maxUpload must be a positive size");
     }
 
     @Test
