@@ -63,8 +63,8 @@ public final class ObjectsResource {
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectsResource.class);
 
-    private static final int DEFAULT_LIMIT = 100;
-    private static final int MAX_LIMIT = 1000;
+    private static final int DEFAULT_LIMIT = 50;
+    private static final int MAX_LIMIT = 500;
     /** How long a forced delete waits for the object's readers to let go once their streams are ended. */
     private static final long FORCE_WAIT_NS = 5_000_000_000L;
     private static final long RETRY_MS = 10;
@@ -225,8 +225,8 @@ public final class ObjectsResource {
         if (PlayerFiles.reserved(name)) {
             throw reserved("name", name);
         }
-        existing(name);
-        int reading = streams.streamsOf(name);
+        long id = existing(name).id();
+        int reading = streams.streamsOf(id);
         if (reading > 0 && !force) {
             throw inUse(reading, reading + " stream" + (reading == 1 ? " reads " : "s read ") + name
                 + "; force=true ends them");
@@ -236,25 +236,25 @@ public final class ObjectsResource {
                 reading == 1 ? "" : "s", name);
         }
         long deadlineNs = System.nanoTime() + FORCE_WAIT_NS;
-        return deleteWhenUnread(name, force, deadlineNs, changeThread).thenApply(reply -> {
+        return deleteWhenUnread(name, id, force, deadlineNs, changeThread).thenApply(reply -> {
             LOG.info("admin {}: deleted {}", request.remote(), name);
             return reply;
         });
     }
 
     /** Deletes the object once nothing reads it; a forced delete ends its streams and waits for their leases. */
-    private CompletableFuture<ApiReply> deleteWhenUnread(String name, boolean force, long deadlineNs,
+    private CompletableFuture<ApiReply> deleteWhenUnread(String name, long id, boolean force, long deadlineNs,
                                                          Executor executor) {
-        return CompletableFuture.supplyAsync(() -> deleted(name, force, deadlineNs), executor)
+        return CompletableFuture.supplyAsync(() -> deleted(name, id, force, deadlineNs), executor)
             .thenCompose(deleted -> deleted ? CompletableFuture.completedFuture(ApiReply.noContent())
-                : deleteWhenUnread(name, force, deadlineNs,
+                : deleteWhenUnread(name, id, force, deadlineNs,
                     CompletableFuture.delayedExecutor(RETRY_MS, TimeUnit.MILLISECONDS, changeThread)));
     }
 
     /** True once the object is deleted; false while a forced delete should wait for its readers. */
-    private boolean deleted(String name, boolean force, long deadlineNs) {
+    private boolean deleted(String name, long id, boolean force, long deadlineNs) {
         if (force) {
-            streams.endStreamsOf(name, "an operator removed the object");
+            streams.endStreamsOf(id, "an operator removed the object");
         }
         try {
             library.directory().delete(name);
@@ -263,7 +263,7 @@ public final class ObjectsResource {
             if (force && System.nanoTime() - deadlineNs < 0) {
                 return false;
             }
-            throw inUse(streams.streamsOf(name), beingRead.getMessage());
+            throw inUse(streams.streamsOf(id), beingRead.getMessage());
         } catch (IllegalArgumentException gone) {
             throw Problem.notFound("no object is named " + name);
         } catch (IOException e) {
@@ -331,7 +331,7 @@ public final class ObjectsResource {
             object.size(), object.etag(), Instant.ofEpochMilli(object.modifiedMs()).toString(),
             object.placement().files().stream().map(StoredFile::disk).distinct().sorted().toList(),
             media == null ? null : media.durationNs() / 1e9, media == null ? null : media.averageBitRate(),
-            media == null ? null : media.fragments().size(), streams.streamsOf(object.name()));
+            media == null ? null : media.fragments().size(), streams.streamsOf(object.id()));
     }
 
     private MediaObject existing(String name) {

@@ -98,7 +98,7 @@ class ObjectsResourceTest {
         assertTrue(item.get("fragments").isNull() && item.get("durationSeconds").isNull()
             && item.get("bitsPerSecond").isNull(), "no media fields for discrete data: " + item);
 
-        for (String bad : List.of("limit=0", "limit=1001", "limit=ten", "cursor=%21%21", "cursor=YWJj",
+        for (String bad : List.of("limit=0", "limit=501", "limit=ten", "cursor=%21%21", "cursor=YWJj",
             "prefix=videos/")) {
             HttpResponse<String> refused = send("GET", "/api/v1/objects?" + bad, READ);
             assertEquals(bad.substring(0, bad.indexOf('=')), problem(refused, 400).get("field").textValue(), bad);
