@@ -36,9 +36,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * client playing the demo clip, and schemathesis reads {@code /api/v1/openapi.yaml} from it and
  * sends it what the document allows and what it does not, with the admin token, under every check
  * it has: no 5xx, every status, Content-Type, header and body as documented, invalid input
- * refused, valid input taken, the token enforced, and a stream it ended gone. A fixed seed keeps
- * the run repeatable; {@code -Drondo.schemathesis.seed=N} draws another. Its report goes to
- * {@code target/schemathesis/}.
+ * refused, valid input taken, the token enforced, and a stream it ended gone; after it all the
+ * server still stops cleanly on SIGTERM. A fixed seed keeps the run repeatable;
+ * {@code -Drondo.schemathesis.seed=N} draws another. Its report goes to {@code target/schemathesis/}.
  *
  * <p>Every operation is fuzzed, uploads and deletions of objects included: they change the
  * library the other operations read (a demo object deleted or renamed is 404 from then on, as
@@ -107,6 +107,9 @@ class AdminApiSchemathesisTest {
             }
             assertEquals(0, run.exitValue(), "schemathesis found responses the OpenAPI document does not describe "
                 + "(the whole output is in " + output.toAbsolutePath() + "):\n" + tail(output));
+            String last = rondo.stop();
+            assertTrue(last.startsWith("Rondo stopped"), "after the run SIGTERM stops the server cleanly; its last "
+                + "line: " + last);
         }
     }
 
@@ -131,19 +134,24 @@ class AdminApiSchemathesisTest {
     /**
      * {@code rondo serve} in a child JVM with this test's class path and Chronicle Map's JVM flags:
      * HTTP, the stream protocol and the admin port on ports the kernel picks, emulated disks (no
-     * profiling at start), and the admin token it writes at its first start. Closing it sends
-     * SIGTERM, as an operator stopping the server would.
+     * profiling at start), and the admin token it writes at its first start. It is stopped with
+     * SIGTERM, as an operator stops the server.
      */
     private static final class ServedRondo implements AutoCloseable {
 
         final Process process;
+        final Thread output;
+        final List<String> lines;
         final String adminUrl;
         final String adminToken;
         final String streamHost;
         final int streamPort;
 
-        private ServedRondo(Process process, String adminUrl, String adminToken, Matcher streamUrl) {
+        private ServedRondo(Process process, Thread output, List<String> lines, String adminUrl, String adminToken,
+                            Matcher streamUrl) {
             this.process = process;
+            this.output = output;
+            this.lines = lines;
             this.adminUrl = adminUrl;
             this.adminToken = adminToken;
             this.streamHost = streamUrl.group(1);
@@ -175,7 +183,7 @@ class AdminApiSchemathesisTest {
                 }
                 assertTrue(streamUrl.find(), "rondo serve prints its rondo:// address");
                 serving = true;
-                return new ServedRondo(process, url, token, streamUrl);
+                return new ServedRondo(process, reader, lines, url, token, streamUrl);
             } finally {
                 if (!serving) {
                     process.destroyForcibly();
@@ -220,17 +228,23 @@ class AdminApiSchemathesisTest {
                 .collect(Collectors.toList());
         }
 
+        /**
+         * Sends SIGTERM (leaving the server's output open, so its last lines are read) and waits for
+         * the server to exit; returns its last line.
+         */
+        String stop() throws InterruptedException {
+            process.toHandle().destroy();
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS), "rondo serve exits within 30 s of SIGTERM");
+            output.join(TimeUnit.SECONDS.toMillis(5));
+            synchronized (lines) {
+                return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+            }
+        }
+
+        /** Kills the server if the test ended before {@link #stop}. */
         @Override
         public void close() {
-            process.destroy();
-            try {
-                if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            process.toHandle().destroyForcibly();
         }
     }
 }
