@@ -2,14 +2,10 @@ package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /**
  * {@code rondo admin disks}: each disk's rounds as {@code GET /api/v1/disks} reports them, and the
@@ -25,34 +21,24 @@ import java.util.concurrent.Callable;
             + "left idle, ! a round that overran."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
-final class DisksCommand implements Callable<Integer> {
+final class DisksCommand extends AdminSubcommand {
 
     /** Bars from an empty round's slack (none) to a full one, lowest first. */
     private static final String BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
     /** The same for a terminal whose character set has no bars. */
     private static final String ASCII_BARS = "_.-:=+*#";
 
-    @ParentCommand
-    private AdminCommand admin;
-
-    @Spec
-    private CommandSpec spec;
-
     @Override
     public Integer call() {
-        return admin.run(spec, out -> {
-            JsonNode disks = admin.client().get("/api/v1/disks").body();
-            if (admin.json()) {
-                AdminCommand.printJson(out, disks);
-                return;
-            }
+        boolean bars = Charset.defaultCharset().newEncoder().canEncode(BARS);
+        return show("/api/v1/disks", (out, disks) -> {
             boolean first = true;
             for (JsonNode disk : disks.path("items")) {
                 if (!first) {
                     out.println();
                 }
                 first = false;
-                print(out, disk, Charset.defaultCharset().newEncoder().canEncode(BARS));
+                print(out, disk, bars);
             }
         });
     }

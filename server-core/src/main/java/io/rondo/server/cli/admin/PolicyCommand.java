@@ -4,14 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /** {@code rondo admin policy}: the policy in force, {@code GET /api/v1/policy}, a line per key. */
 @Command(name = "policy",
@@ -22,27 +18,14 @@ import java.util.concurrent.Callable;
             + "KEY=VALUE' changes them."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
-final class PolicyCommand implements Callable<Integer> {
+final class PolicyCommand extends AdminSubcommand {
 
     /** The path of the policy resource. */
     static final String PATH = "/api/v1/policy";
 
-    @ParentCommand
-    private AdminCommand admin;
-
-    @Spec
-    private CommandSpec spec;
-
     @Override
     public Integer call() {
-        return admin.run(spec, out -> {
-            JsonNode policy = admin.client().get(PATH).body();
-            if (admin.json()) {
-                AdminCommand.printJson(out, policy);
-            } else {
-                print(out, policy, null);
-            }
-        });
+        return show(PATH, (out, policy) -> print(out, policy, null));
     }
 
     /**

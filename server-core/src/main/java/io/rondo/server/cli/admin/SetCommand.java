@@ -2,13 +2,9 @@ package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * {@code rondo admin set}: changes the policy of a running server with a merge patch on the
@@ -31,23 +27,17 @@ import java.util.concurrent.Callable;
         "Example: rondo admin set scheduler.policy=mixed-gated-scan buffers.ceiling=1G"},
     mixinStandardHelpOptions = true,
     sortOptions = false)
-final class SetCommand implements Callable<Integer> {
+final class SetCommand extends AdminSubcommand {
 
     /** The status of a change whose If-Match no longer holds. */
     private static final int PRECONDITION_FAILED = 412;
-
-    @ParentCommand
-    private AdminCommand admin;
-
-    @Spec
-    private CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "KEY=VALUE", description = "A key of the policy and its new value.")
     private List<String> pairs;
 
     @Override
     public Integer call() {
-        return admin.run(spec, out -> {
+        return run(out -> {
             PolicyPatch patch = PolicyPatch.parse(pairs);
             AdminClient client = admin.client();
             AdminClient.Reply before = client.get(PolicyCommand.PATH);

@@ -5,14 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 /** {@code rondo admin streams}: the running streams, every page of {@code GET /api/v1/streams}. */
 @Command(name = "streams",
@@ -24,16 +20,10 @@ import java.util.concurrent.Callable;
         "The id is what 'rondo admin kick ID' takes."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
-final class StreamsCommand implements Callable<Integer> {
+final class StreamsCommand extends AdminSubcommand {
 
     /** The largest page the API gives. */
     private static final int PAGE = 500;
-
-    @ParentCommand
-    private AdminCommand admin;
-
-    @Spec
-    private CommandSpec spec;
 
     @Option(names = "--disk", paramLabel = "DISK", description = "Only the streams that read from this disk.")
     private String disk;
@@ -43,7 +33,7 @@ final class StreamsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return admin.run(spec, out -> {
+        return run(out -> {
             ArrayNode streams = AdminClient.JSON.createArrayNode();
             String cursor = null;
             do {

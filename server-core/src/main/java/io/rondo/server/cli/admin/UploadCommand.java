@@ -7,11 +7,8 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -20,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Flow;
 import java.util.function.LongConsumer;
 
@@ -38,16 +34,10 @@ import java.util.function.LongConsumer;
         "Standard error shows a progress bar for a file of 16 MiB or more."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
-final class UploadCommand implements Callable<Integer> {
+final class UploadCommand extends AdminSubcommand {
 
     /** The smallest file whose upload shows a progress bar. */
     private static final long BAR_FROM_BYTES = 16L << 20;
-
-    @ParentCommand
-    private AdminCommand admin;
-
-    @Spec
-    private CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The file to upload.")
     private Path file;
@@ -61,7 +51,7 @@ final class UploadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return admin.run(spec, out -> {
+        return run(out -> {
             String path = "/api/v1/objects/" + encodedName(name);
             long size;
             HttpRequest.BodyPublisher body;

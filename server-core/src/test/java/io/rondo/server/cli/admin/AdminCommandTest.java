@@ -40,7 +40,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -65,6 +67,7 @@ class AdminCommandTest {
     @TempDir
     Path temp;
 
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private Library library;
     private DiskRuntime disks;
     private StreamServer streams;
@@ -77,43 +80,40 @@ class AdminCommandTest {
 
     @BeforeEach
     void serve() throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = running(Library.open(RondoConfig.defaults(), temp.resolve("data")));
         Path clip = temp.resolve("clip.webm");
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             Files.copy(in, clip);
         }
         library.ingest().ingest(new IngestRequest(clip, "/clip.webm", null, 0), copied -> { });
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
+        disks = running(new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
-        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults());
+            DiskIo.best(), Function.identity()));
+        streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
+            AdmissionConfig.defaults()));
         RondoMetrics metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
-        adminServer = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), api.routes(new AdminRouter()),
-            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null);
+        adminServer = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), api.routes(new AdminRouter()),
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null));
         disks.start();
         adminTokenFile = Files.writeString(temp.resolve("admin.token"), ADMIN_TOKEN + "\n");
         readTokenFile = Files.writeString(temp.resolve("read.token"), READ_TOKEN + "\n");
     }
 
+    /** Closes what {@link #serve} started, the last first. */
     @AfterEach
-    void stop() {
-        if (adminServer != null) {
-            adminServer.close();
+    void stop() throws Exception {
+        while (!running.isEmpty()) {
+            running.pop().close();
         }
-        if (streams != null) {
-            streams.close();
-        }
-        if (disks != null) {
-            disks.close();
-        }
-        if (library != null) {
-            library.close();
-        }
+    }
+
+    private <T extends AutoCloseable> T running(T resource) {
+        running.push(resource);
+        return resource;
     }
 
     /** {@code rondo admin --url URL --token-file admin.token ARGS}. */
