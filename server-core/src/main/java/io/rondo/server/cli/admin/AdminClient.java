@@ -100,11 +100,12 @@ final class AdminClient {
     }
 
     /**
-     * Puts a body of bytes, which goes only once the server has agreed to take it
-     * ({@code Expect: 100-continue}): a refusal comes before the first byte is sent.
+     * Puts a body of bytes. A refusal the server answers at once (a taken name, a body over its
+     * limit) is read as soon as it comes, though the body is still being sent. There is no
+     * {@code Expect: 100-continue}: Java 17's client waits forever for an answer that is not 100.
      */
     Reply put(String path, HttpRequest.BodyPublisher body) {
-        return send(request(path).expectContinue(true)
+        return send(request(path)
             .header("Content-Type", "application/octet-stream")
             .PUT(body));
     }

@@ -30,7 +30,7 @@ import java.util.function.LongConsumer;
         "Upload a file as a new object.",
         "The running server stores FILE as the object NAME, ingested as 'rondo ingest' does (a continuous object "
             + "is cut into fragments of one round). A taken NAME, or a file larger than the server's "
-            + "admin.maxUpload, is refused before the file is sent.",
+            + "admin.maxUpload, is refused as soon as the server reads the request.",
         "Standard error shows a progress bar for a file of 16 MiB or more."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
