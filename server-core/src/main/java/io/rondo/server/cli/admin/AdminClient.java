@@ -16,6 +16,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -39,7 +40,7 @@ final class AdminClient {
      *
      * @param status  the status
      * @param headers its headers
-     * @param body    its JSON body, or null if it had none
+     * @param body    its JSON body, or a missing node if it had none
      */
     record Reply(int status, HttpHeaders headers, JsonNode body) {
 
@@ -139,7 +140,7 @@ final class AdminClient {
         }
         int status = response.statusCode();
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-        JsonNode body = null;
+        JsonNode body = JSON.missingNode();
         if (response.body().length > 0 && type.contains("json")) {
             try {
                 body = JSON.readTree(response.body());
@@ -147,6 +148,8 @@ final class AdminClient {
                 throw AdminException.answered(status, "the server answered " + status + " with a body that is not "
                     + "JSON: " + e.getMessage());
             }
+        } else if (response.body().length > 0 && status / 100 == 2) {
+            throw notAdminPort(request, status, "with " + (type.isEmpty() ? "a body of no type" : type));
         }
         if (status / 100 == 2) {
             return new Reply(status, response.headers(), body);
@@ -154,12 +157,16 @@ final class AdminClient {
         throw problem(request, status, type, body);
     }
 
+    /** An answer no admin port gives: most likely {@code --url} names another server, such as the HTTP port. */
+    private AdminException notAdminPort(HttpRequest request, int status, String how) {
+        return AdminException.answered(status, request.method() + " " + request.uri().getPath() + " answered " + status
+            + " " + how + ": is " + base + " a Rondo admin port (rondo serve --admin-port)?");
+    }
+
     /** An error answer as one line: the status, the problem's title and its detail. */
     private AdminException problem(HttpRequest request, int status, String type, JsonNode body) {
-        if (!type.startsWith("application/problem+json") || body == null || !body.isObject()) {
-            return AdminException.answered(status, request.method() + " " + request.uri().getPath() + " answered "
-                + status + " without problem details: is " + base + " a Rondo admin port (rondo serve "
-                + "--admin-port)?");
+        if (!type.startsWith("application/problem+json") || !body.isObject()) {
+            return notAdminPort(request, status, "without problem details");
         }
         String title = body.path("title").asText("");
         String detail = body.path("detail").asText("");
@@ -182,10 +189,10 @@ final class AdminClient {
     }
 
     /** Why a request got no answer, in words. */
-    private static String reason(IOException e) {
+    private String reason(IOException e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof UnknownHostException) {
-                return "unknown host " + cause.getMessage();
+            if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
+                return "unknown host " + base.getHost();
             }
             if (cause instanceof SSLException) {
                 return "TLS failed: " + cause.getMessage();
