@@ -21,15 +21,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.nio.ByteBuffer;
@@ -37,21 +32,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The bundled player in a real browser: Debian's chromium, headless, driven through its own
@@ -74,7 +65,6 @@ class PlayerBrowserTest {
     private static final String LONG_GOP = "/media/gop10-20s.webm";
     private static final String MEDIA = "/io/rondo/systemtest/media/";
     private static final Duration START_LIMIT = Duration.ofSeconds(20);
-    private static final Path SHOTS = Path.of("target", "browser-screenshots");
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
 
     @TempDir
@@ -85,23 +75,12 @@ class PlayerBrowserTest {
 
     @BeforeAll
     void startServerAndBrowser() throws Exception {
-        Optional<Path> chromium = installed(System.getProperty("rondo.chromium"), "/usr/bin/chromium",
-            "/usr/bin/chromium-browser");
-        Optional<Path> driver = installed(System.getProperty("rondo.chromedriver"), "/usr/bin/chromedriver");
-        String missing = "no chromium here (chromium: " + chromium.map(Path::toString).orElse("missing")
-            + ", chromedriver: " + driver.map(Path::toString).orElse("missing") + "): install Debian's chromium "
-            + "and chromium-driver (.ci/run does) to run the browser test";
-        if (Boolean.getBoolean("rondo.browser.required")) {
-            assertTrue(chromium.isPresent() && driver.isPresent(), missing);
-        }
-        assumeTrue(chromium.isPresent() && driver.isPresent(), missing);
-        Files.createDirectories(SHOTS);
+        browser = HeadlessChromium.launch(temp.resolve("profile"));
         rondo = RondoUnderTest.start(temp.resolve("server"), 1024);
         rondo.ingest(MEDIA + "clock-20s.webm", WEBM, Files.createDirectories(temp.resolve("in")));
         rondo.ingest(MEDIA + "clock-20s.mp4", MP4, temp.resolve("in"));
         rondo.ingest(MEDIA + "plain-20s.mp4", PLAIN_MP4, temp.resolve("in"));
         rondo.ingest(MEDIA + "gop10-20s.webm", LONG_GOP, temp.resolve("in"));
-        browser = launch(chromium.get(), driver.get(), temp.resolve("profile"));
     }
 
     @AfterAll
@@ -119,17 +98,7 @@ class PlayerBrowserTest {
         if (browser == null) {
             return;
         }
-        List<String> lines = new ArrayList<>();
-        try {
-            for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
-                lines.add(entry.getLevel() + " " + entry.getMessage());
-            }
-        } catch (RuntimeException e) {
-            lines.add("(the browser's console could not be read: " + e.getMessage() + ")");
-        }
-        lines.add("--- the player's own log ---");
-        lines.add(playerLog());
-        Files.write(SHOTS.resolve(test.getTestMethod().orElseThrow().getName() + "-console.txt"), lines);
+        HeadlessChromium.keepConsole(browser, test, "the player's own log", playerLog());
     }
 
     @Test
@@ -350,24 +319,6 @@ class PlayerBrowserTest {
 
     // ----- the browser -----
 
-    private static ChromeDriver launch(Path chromium, Path driver, Path profile) {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--mute-audio", "--autoplay-policy=no-user-gesture-required",
-            "--window-size=1280,800", "--user-data-dir=" + profile.toAbsolutePath());
-        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile())
-            .usingAnyFreePort().withSilent(true).build();
-        return new ChromeDriver(service, options);
-    }
-
-    private static Optional<Path> installed(String override, String... candidates) {
-        return Stream.concat(Stream.ofNullable(override), Stream.of(candidates)).map(Path::of)
-            .filter(Files::isExecutable).findFirst();
-    }
-
     private String base() {
         return "http://127.0.0.1:" + rondo.httpPort();
     }
@@ -425,7 +376,7 @@ class PlayerBrowserTest {
     }
 
     private void screenshot(String name) throws Exception {
-        Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+        HeadlessChromium.screenshot(browser, name);
     }
 
     /** Runs {@code body} with the player's protocol module as P and {@code input} as an ArrayBuffer. */

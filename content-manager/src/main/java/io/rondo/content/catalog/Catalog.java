@@ -34,6 +34,15 @@ public interface Catalog extends AutoCloseable {
     /** Objects whose names start with {@code prefix}, in name order. */
     List<MediaObject> withPrefix(String prefix);
 
+    /**
+     * One page of {@link #withPrefix}: up to {@code limit} objects whose names start with
+     * {@code prefix} and sort after {@code after} (from the first when null), in name order.
+     */
+    default List<MediaObject> page(String prefix, String after, int limit) {
+        return withPrefix(prefix).stream().filter(object -> after == null || object.name().compareTo(after) > 0)
+            .limit(limit).toList();
+    }
+
     int size();
 
     @Override

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
@@ -258,12 +259,18 @@ public final class ChronicleCatalog implements Catalog {
 
     @Override
     public List<MediaObject> all() {
-        return namedWith("");
+        return namedWith("", null, Integer.MAX_VALUE);
     }
 
     @Override
     public List<MediaObject> withPrefix(String prefix) {
-        return namedWith(Objects.requireNonNull(prefix, "prefix"));
+        return namedWith(Objects.requireNonNull(prefix, "prefix"), null, Integer.MAX_VALUE);
+    }
+
+    /** {@inheritDoc} Only the page's entries are read and decoded, however many objects the prefix has. */
+    @Override
+    public List<MediaObject> page(String prefix, String after, int limit) {
+        return namedWith(Objects.requireNonNull(prefix, "prefix"), after, limit);
     }
 
     @Override
@@ -307,15 +314,20 @@ public final class ChronicleCatalog implements Catalog {
         return "ChronicleCatalog[" + folder.path() + "]";
     }
 
-    /** The objects whose names start with {@code prefix}, in name order. */
-    private List<MediaObject> namedWith(String prefix) {
+    /**
+     * Up to {@code limit} objects whose names start with {@code prefix} and sort after {@code after}
+     * (from the first when null), in name order.
+     */
+    private List<MediaObject> namedWith(String prefix, String after, int limit) {
         List<Long> ids = new ArrayList<>();
         List<byte[]> entries = new ArrayList<>();
         lock.readLock().lock();
         try {
             ensureOpen();
-            for (Map.Entry<String, Long> named : idsByName.tailMap(prefix, true).entrySet()) {
-                if (!named.getKey().startsWith(prefix)) {
+            SortedMap<String, Long> from = after == null || after.compareTo(prefix) < 0
+                ? idsByName.tailMap(prefix, true) : idsByName.tailMap(after, false);
+            for (Map.Entry<String, Long> named : from.entrySet()) {
+                if (!named.getKey().startsWith(prefix) || ids.size() == limit) {
                     break;
                 }
                 ids.add(named.getValue());

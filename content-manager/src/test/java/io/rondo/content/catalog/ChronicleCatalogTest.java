@@ -230,6 +230,22 @@ class ChronicleCatalogTest {
         assertEquals(namesOf(catalog.all()), namesOf(catalog.withPrefix("")));
     }
 
+    /** Pages of a prefix, each starting after the last name of the one before, add up to the whole listing. */
+    @Test
+    void pagesOfAPrefixStartAfterTheLastNameAndAddUpToTheListing() {
+        catalog = ChronicleCatalog.open(data);
+        for (String name : List.of("/b/2", "/a", "/b/10", "/ab", "/b", "/b/1", "/c", "/b/3")) {
+            catalog.put(CatalogObjects.discrete(catalog.nextId(), name));
+        }
+        assertEquals(List.of("/b", "/b/1"), namesOf(catalog.page("/b", null, 2)));
+        assertEquals(List.of("/b/10", "/b/2"), namesOf(catalog.page("/b", "/b/1", 2)));
+        assertEquals(List.of("/b/3"), namesOf(catalog.page("/b", "/b/2", 2)));
+        assertEquals(List.of(), namesOf(catalog.page("/b", "/b/3", 2)));
+        assertEquals(List.of("/b/2", "/b/3"), namesOf(catalog.page("/b/", "/b/10", 5)), "after a name between two");
+        assertEquals(List.of("/b", "/b/1"), namesOf(catalog.page("/b", "/a", 2)), "after a name before the prefix");
+        assertEquals(List.of(), namesOf(catalog.page("/b", "/c", 2)), "after a name past the prefix");
+    }
+
     @Test
     void aCatalogOfAnotherSchemaVersionIsRefusedWithWhatToDo() throws Exception {
         catalog = ChronicleCatalog.open(data);

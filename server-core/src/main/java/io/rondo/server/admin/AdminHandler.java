@@ -116,7 +116,8 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             String rawPath = uri.rawPath();
             List<String> segments = new ArrayList<>();
             for (String segment : Route.split(rawPath)) {
-                segments.add(QueryStringDecoder.decodeComponent(segment));
+                // A '+' in a path is itself, as the HTTP port reads it; only a query's '+' is a space.
+                segments.add(QueryStringDecoder.decodeComponent(segment.replace("+", "%2B")));
             }
             String path = "/" + String.join("/", segments);
             match = router.match(head.method().name(), path, segments);
@@ -137,6 +138,8 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             if (route.upload() != null) {
                 upload = route.upload().open(apiRequest(path, uri.parameters(), new byte[0]));
                 ctx.channel().config().setAutoRead(false);
+                // The body's first piece: it may not have come with the head (a client waiting for 100 Continue).
+                ctx.read();
             }
             if (HttpUtil.is100ContinueExpected(head)) {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));

@@ -8,6 +8,7 @@ import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.BitRates;
@@ -184,6 +185,7 @@ final class ServeCommand implements Callable<Integer> {
                 AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
                     Clock.systemUTC());
                 AdminRouter router = api.routes(new AdminRouter());
+                new ObjectsResource(library, streams, admin.maxUploadBytes()).routes(router);
                 try (AdminServer adminServer = AdminServer.start(new InetSocketAddress(admin.address(), adminPort),
                          router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey());
                      HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),

@@ -139,16 +139,16 @@ public final class StreamServer implements AutoCloseable {
         return false;
     }
 
-    /** How many streams read the object named {@code name}. */
-    public int streamsOf(String name) {
-        return (int) registry.streams().stream().filter(stream -> name.equals(stream.objectName())).count();
+    /** How many streams read the object of catalog id {@code objectId}, whatever it is named now. */
+    public int streamsOf(long objectId) {
+        return (int) registry.streams().stream().filter(stream -> stream.objectId() == objectId).count();
     }
 
-    /** Ends, as an operator, every stream of the object named {@code name}; returns how many. */
-    public int endStreamsOf(String name, String why) {
+    /** Ends, as an operator, every stream of the object of catalog id {@code objectId}; returns how many. */
+    public int endStreamsOf(long objectId, String why) {
         int ended = 0;
         for (StreamSession stream : registry.streams()) {
-            if (name.equals(stream.objectName())) {
+            if (stream.objectId() == objectId) {
                 stream.endByOperator(why);
                 ended++;
             }

@@ -70,7 +70,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
 
     private ChannelHandlerContext ctx;
     private long id;
-    private Directory.Lease lease;
+    private volatile Directory.Lease lease;
     private volatile DiskRuntime.Prepared prepared;
     private volatile RoundPlan roundPlan;
     private ClientProfile profile;
@@ -521,10 +521,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         });
     }
 
-    /** The object this stream reads, or null before it is admitted. */
-    String objectName() {
+    /** The catalog id of the object this stream reads (a rename keeps it), or -1 before it is admitted. */
+    long objectId() {
         Directory.Lease held = lease;
-        return held == null ? null : held.object().name();
+        return held == null ? -1 : held.object().id();
     }
 
     long id() {

@@ -172,6 +172,9 @@ class AdminApiTest {
                 .size());
             String disk = server.disks.diskNames().get(0);
             assertEquals(2, json(server.get("/api/v1/streams?disk=" + disk, AdminFixture.READ)).get("items").size());
+            JsonNode diskView = json(server.get("/api/v1/disks/" + disk, AdminFixture.READ));
+            assertEquals(2, diskView.get("admittedStreams").asInt(), diskView.toString());
+            assertTrue(diskView.get("committedShare").asDouble() > 0, "the streams take part of each round");
             assertEquals(id, json(server.get("/api/v1/streams/" + id, AdminFixture.READ)).get("id").asLong());
 
             HttpResponse<String> kicked = server.send(server.request("/api/v1/streams/" + id, AdminFixture.ADMIN)

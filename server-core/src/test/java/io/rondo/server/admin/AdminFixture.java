@@ -61,6 +61,16 @@ final class AdminFixture implements AutoCloseable {
 
     /** A server in {@code folder}, ready unless {@code ready} is false; /metrics public if asked. */
     static AdminFixture start(Path folder, boolean ready, boolean metricsPublic) throws Exception {
+        return start(folder, ready, metricsPublic, 1L << 30);
+    }
+
+    /** A ready server in {@code folder} that takes uploads of up to {@code maxUploadBytes}. */
+    static AdminFixture start(Path folder, long maxUploadBytes) throws Exception {
+        return start(folder, true, false, maxUploadBytes);
+    }
+
+    private static AdminFixture start(Path folder, boolean ready, boolean metricsPublic, long maxUploadBytes)
+        throws Exception {
         Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"));
         byte[] clip;
         try (InputStream in = AdminFixture.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
@@ -81,8 +91,9 @@ final class AdminFixture implements AutoCloseable {
         PolicyControl policy = new PolicyControl(disks, streams.admission(), events, "mixed-incremental-scan", 1800);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, metricsPublic, Clock.systemUTC());
         AdminRouter router = api.routes(new AdminRouter());
+        new ObjectsResource(library, streams, maxUploadBytes).routes(router);
         AdminServer server = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN, READ), metrics, 1L << 30, null, null);
+            AdminTokens.of(ADMIN, READ), metrics, maxUploadBytes, null, null);
         disks.start();
         if (ready) {
             api.ready(new AdminApi.Addresses("http://127.0.0.1:1/", "rondo://127.0.0.1:" + streams.address().getPort()
@@ -108,7 +119,11 @@ final class AdminFixture implements AutoCloseable {
      * methods it has not (a 405) are not checked.
      */
     HttpResponse<String> send(HttpRequest request) throws Exception {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return conforming(request, http.send(request, HttpResponse.BodyHandlers.ofString()));
+    }
+
+    /** The response to {@code request}, having held it to the OpenAPI document as {@link #send} does. */
+    static HttpResponse<String> conforming(HttpRequest request, HttpResponse<String> response) {
         String template;
         if (response.statusCode() == 405) {
             return response;
