@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -59,12 +60,16 @@ final class AdminClient {
      * @param base        the admin port's URL, {@code http://127.0.0.1:8081}, without a path
      * @param token       the bearer token
      * @param tokenSource where the token came from, named when the server does not know it
+     * @param tls         the TLS context of an https URL, or null for Java's own (its trusted authorities)
      */
-    AdminClient(URI base, String token, String tokenSource) {
-        this.http = HttpClient.newBuilder()
+    AdminClient(URI base, String token, String tokenSource, SSLContext tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT_TIMEOUT)
-            .build();
+            .connectTimeout(CONNECT_TIMEOUT);
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        this.http = builder.build();
         this.base = base;
         this.token = token;
         this.tokenSource = tokenSource;

@@ -11,7 +11,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -20,6 +23,10 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.util.Locale;
 import java.util.Map;
 
@@ -69,6 +76,11 @@ public final class AdminCommand implements Runnable {
         description = "The file holding the admin token (default: $RONDO_ADMIN_TOKEN, else admin.tokenFile, else "
             + "<first storage root>/rondo/admin.token).")
     private Path tokenFile;
+
+    @Option(names = "--cacert", paramLabel = "FILE", scope = ScopeType.INHERIT,
+        description = "For an https URL, trust the certificates in this PEM file, such as the admin port's own "
+            + "(default: admin.tls.cert of the configuration if set, else Java's trusted authorities).")
+    private Path caCert;
 
     @Option(names = "--data", paramLabel = "DIR", scope = ScopeType.INHERIT,
         description = "The server's data folder, where its rondo/admin.token is (default: the first storage root "
@@ -147,13 +159,18 @@ public final class AdminCommand implements Runnable {
     AdminClient client() {
         if (client == null) {
             URI base = url == null ? defaultUrl() : parseUrl(url);
+            SSLContext tls = null;
+            if (base.getScheme().equals("https")) {
+                Path trusted = caCert != null ? caCert : settings().adminSettings().tlsCert();
+                tls = trusted == null ? null : trusting(trusted);
+            }
             String fromEnv = env.get(AdminTokens.ADMIN_ENV);
             if (tokenFile == null && fromEnv != null && !fromEnv.isBlank()) {
                 client = new AdminClient(base, checked(fromEnv.trim(), "$" + AdminTokens.ADMIN_ENV),
-                    "$" + AdminTokens.ADMIN_ENV);
+                    "$" + AdminTokens.ADMIN_ENV, tls);
             } else {
                 Path file = tokenFile != null ? tokenFile : defaultTokenFile();
-                client = new AdminClient(base, read(file), file.toString());
+                client = new AdminClient(base, read(file), file.toString(), tls);
             }
         }
         return client;
@@ -213,6 +230,28 @@ public final class AdminCommand implements Runnable {
             }
         }
         return settings;
+    }
+
+    /** A TLS context that trusts the certificates of a PEM file, and no others. */
+    private static SSLContext trusting(Path pem) {
+        try (InputStream in = Files.newInputStream(pem)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            int n = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trusted.setCertificateEntry("rondo-" + n++, certificate);
+            }
+            if (n == 0) {
+                throw AdminException.usage(pem + " holds no certificate (PEM, -----BEGIN CERTIFICATE-----)");
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw AdminException.usage("cannot trust the certificates in " + pem + ": " + e.getMessage());
+        }
     }
 
     private static String read(Path file) {

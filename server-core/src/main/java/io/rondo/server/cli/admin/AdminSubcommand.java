@@ -22,6 +22,11 @@ abstract class AdminSubcommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** This subcommand's model, for its output and error writers. */
+    final CommandSpec spec() {
+        return spec;
+    }
+
     /** Runs {@code action}, its failure printed as one line and ended with its exit code. */
     final int run(AdminCommand.Action action) {
         return admin.run(spec, action);

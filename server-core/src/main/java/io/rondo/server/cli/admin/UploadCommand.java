@@ -36,6 +36,9 @@ import java.util.function.LongConsumer;
     sortOptions = false)
 final class UploadCommand extends AdminSubcommand {
 
+    /** The header of what ingest found worth saying about the file. */
+    private static final String NOTE_HEADER = "Rondo-Note";
+
     /** The smallest file whose upload shows a progress bar. */
     private static final long BAR_FROM_BYTES = 16L << 20;
 
@@ -46,13 +49,23 @@ final class UploadCommand extends AdminSubcommand {
         + "/videos/clip.webm.")
     private String name;
 
+    @Option(names = "--kind", paramLabel = "KIND",
+        description = "discrete or continuous, as 'rondo ingest --kind'; default: the server decides from the name "
+            + "and the bytes.")
+    private String kind;
+
+    @Option(names = "--bitrate", paramLabel = "BITS",
+        description = "Stream a file Rondo cannot parse (e.g. MPEG-TS) at this declared bit rate in bits a second, "
+            + "e.g. 2M (k, M, G: powers of 1000), as 'rondo ingest --bitrate'.")
+    private String bitRate;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     private boolean quiet;
 
     @Override
     public Integer call() {
         return run(out -> {
-            String path = "/api/v1/objects/" + encodedName(name);
+            String path = "/api/v1/objects/" + encodedName(name) + query();
             long size;
             HttpRequest.BodyPublisher body;
             if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
@@ -73,6 +86,8 @@ final class UploadCommand extends AdminSubcommand {
                     reply = client.put(path, new CountedBody(body, bar::stepBy));
                 }
             }
+            reply.headers().firstValue(NOTE_HEADER)
+                .ifPresent(note -> spec().commandLine().getErr().println("note: " + note));
             if (admin.json()) {
                 AdminCommand.printJson(out, reply.body());
             } else {
@@ -92,6 +107,18 @@ final class UploadCommand extends AdminSubcommand {
             throw AdminException.usage("NAME must name an object, such as /videos/clip.webm; was '" + name + "'");
         }
         return String.join("/", segments);
+    }
+
+    /** {@code ?kind=KIND&bitrate=BITS}, as given; the server judges them. */
+    private String query() {
+        StringBuilder query = new StringBuilder();
+        if (kind != null) {
+            query.append("?kind=").append(AdminClient.encode(kind));
+        }
+        if (bitRate != null) {
+            query.append(query.length() == 0 ? '?' : '&').append("bitrate=").append(AdminClient.encode(bitRate));
+        }
+        return query.toString();
     }
 
     /** What was stored: its kind, its fragments if continuous, and its size. */

@@ -15,6 +15,7 @@ import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
@@ -26,16 +27,19 @@ import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,7 +49,10 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,6 +79,8 @@ class AdminCommandTest {
     private DiskRuntime disks;
     private StreamServer streams;
     private PolicyControl policy;
+    private RondoMetrics metrics;
+    private AdminRouter router;
     private AdminServer adminServer;
     private Path adminTokenFile;
     private Path readTokenFile;
@@ -91,12 +100,14 @@ class AdminCommandTest {
             DiskIo.best(), Function.identity()));
         streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults()));
-        RondoMetrics metrics = new RondoMetrics();
+        metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
-        adminServer = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), api.routes(new AdminRouter()),
+        router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
+            .routes(api.routes(new AdminRouter()));
+        adminServer = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
             AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null));
         disks.start();
         adminTokenFile = Files.writeString(temp.resolve("admin.token"), ADMIN_TOKEN + "\n");
@@ -306,6 +317,70 @@ class AdminCommandTest {
         line.setErr(new PrintWriter(stderr, true));
         line.setCommandName("rondo admin");
         return line.execute(args);
+    }
+
+    @Test
+    void uploadStreamsAFileIntoTheLibraryAndSaysWhatWasStored() throws Exception {
+        Path file = temp.resolve("color bars.mp4");
+        try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/color-bars.mp4")) {
+            Files.copy(in, file);
+        }
+
+        assertEquals(0, admin("upload", file.toString(), "/videos/color bars+1.mp4"), stderr.toString());
+        assertTrue(stdout.toString().matches("uploaded " + Pattern.quote(file.toString()) + " as /videos/color "
+            + "bars\\+1\\.mp4 \\(continuous, \\d+ fragments, [\\d.]+ KiB\\)\n"), stdout.toString());
+        assertTrue(library.store().catalog().byName("/videos/color bars+1.mp4").isPresent(), "the name as given");
+
+        assertEquals(0, admin("upload", "--kind", "discrete", file.toString(), "/files/bars.mp4"), stderr.toString());
+        assertTrue(stdout.toString().matches("uploaded .* as /files/bars\\.mp4 \\(discrete, [\\d.]+ KiB\\)\n"),
+            stdout.toString());
+
+        assertEquals(1, admin("upload", file.toString(), "/clip.webm"));
+        assertTrue(stderr.toString().startsWith("rondo admin upload: the server answered 409 Conflict: "),
+            stderr.toString());
+
+        byte[] bytes = new byte[17 << 20];
+        new Random(17).nextBytes(bytes);
+        Path big = Files.write(temp.resolve("big.bin"), bytes);
+        assertEquals(0, admin("upload", big.toString(), "big.bin"), stderr.toString());
+        assertEquals("uploaded " + big + " as /big.bin (discrete, 17 MiB)\n", stdout.toString(),
+            "sent with a progress bar on standard error");
+        assertEquals(bytes.length, library.store().catalog().byName("/big.bin").orElseThrow().size());
+
+        assertEquals(2, admin("upload", temp.resolve("missing.mp4").toString(), "/missing.mp4"));
+        assertTrue(stderr.toString().contains("missing.mp4 is not a file that can be read"), stderr.toString());
+    }
+
+    @Test
+    void anHttpsAdminPortIsTrustedByItsCertificate() throws Exception {
+        Path cert = temp.resolve("admin.crt");
+        Path key = temp.resolve("admin.key");
+        Process openssl;
+        try {
+            openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
+                "-out", cert.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            Assumptions.abort("openssl is not installed: " + e.getMessage());
+            return;
+        }
+        String said = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(openssl.waitFor(60, TimeUnit.SECONDS) && openssl.exitValue() == 0, said);
+        String url = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key)).url();
+
+        assertEquals(0, rondo("admin", "--url", url, "--token-file", adminTokenFile.toString(), "--cacert",
+            cert.toString(), "policy"), stderr.toString());
+        assertTrue(stdout.toString().startsWith("scheduler.policy = "), stdout.toString());
+
+        Path config = Files.writeString(temp.resolve("rondo.yaml"), "admin:\n  tls:\n    cert: " + cert + "\n    key: "
+            + key + "\n");
+        assertEquals(0, rondo("admin", "--url", url, "--token-file", adminTokenFile.toString(), "--config",
+            config.toString(), "policy"), "admin.tls.cert is trusted by default: " + stderr);
+
+        assertEquals(3, rondo("admin", "--url", url, "--token-file", adminTokenFile.toString(), "policy"));
+        assertTrue(stderr.toString().startsWith("rondo admin policy: cannot reach the admin API at " + url
+            + ": TLS failed: "), "a certificate Java does not trust: " + stderr);
     }
 
     private static int closedPort() throws Exception {
