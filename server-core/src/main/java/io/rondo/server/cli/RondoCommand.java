@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.cli.admin.AdminCommand;
 import io.rondo.server.cli.play.PlayCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +15,8 @@ import java.io.PrintWriter;
     subcommands = {ServeCommand.class, PlayCommand.class, IngestCommand.class, LsCommand.class, RmCommand.class,
         MvCommand.class, DemoCommand.class,
         SimulateCommand.class,
-        LoadCommand.class, ProfileCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class})
+        LoadCommand.class, ProfileCommand.class, DoctorCommand.class, AdminCommand.class,
+        CommandLine.HelpCommand.class})
 public final class RondoCommand implements Runnable {
 
     @CommandLine.Spec

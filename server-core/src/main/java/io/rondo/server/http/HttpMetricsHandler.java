@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.micrometer.core.instrument.Counter;
 import io.rondo.server.observe.RondoMetrics;
 
@@ -67,13 +66,16 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
 
     /** The route label of a request target: never the path itself, which would make a series per object. */
     static String route(String uri) {
-        String path = new QueryStringDecoder(uri).rawPath();
-        if (path.equals(HttpInitializer.STREAM_PATH)) {
+        int end = uri.indexOf('?');
+        if (end < 0) {
+            end = uri.length();
+        }
+        if (uri.regionMatches(0, HttpInitializer.STREAM_PATH, 0, end) && end == HttpInitializer.STREAM_PATH.length()) {
             return "stream";
         }
-        if (path.startsWith("/player/info/")) {
+        if (uri.startsWith("/player/info/")) {
             return "player-info";
         }
-        return path.endsWith("/") ? "folder" : "object";
+        return end > 0 && uri.charAt(end - 1) == '/' ? "folder" : "object";
     }
 }
