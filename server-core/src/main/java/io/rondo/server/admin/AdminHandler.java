@@ -276,6 +276,11 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             keepAlive = false;
         }
         ctx.channel().config().setAutoRead(true);
+        String accept = request.headers().get(HttpHeaderNames.ACCEPT);
+        if (reply.contentType() != null && reply.status() < 300 && !accepts(accept, reply.contentType())) {
+            reply = ApiReply.problem(Problem.notAcceptable("this resource is " + baseType(reply.contentType())
+                + ", which Accept: " + accept + " does not take"));
+        }
         metrics.httpRequest("admin", match == null ? "unmatched" : match.route().template(),
             request.method().name(), reply.status(), System.nanoTime() - startNs);
         if (reply.events() != null) {
@@ -301,6 +306,43 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
         } else {
             ctx.writeAndFlush(response);
         }
+    }
+
+    /**
+     * Whether an {@code Accept} header takes {@code contentType}: no header, {@code * / *}, the type's
+     * {@code type/*} or the type itself, with a quality above zero (RFC 9110 Section 12.5.1).
+     */
+    static boolean accepts(String accept, String contentType) {
+        if (accept == null || accept.isBlank()) {
+            return true;
+        }
+        String type = baseType(contentType);
+        String family = type.substring(0, type.indexOf('/') + 1) + "*";
+        for (String range : accept.split(",")) {
+            String[] parts = range.split(";");
+            String media = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
+            boolean refused = false;
+            for (int i = 1; i < parts.length; i++) {
+                String parameter = parts[i].trim().toLowerCase(java.util.Locale.ROOT);
+                if (parameter.startsWith("q=")) {
+                    try {
+                        refused = Double.parseDouble(parameter.substring(2)) <= 0;
+                    } catch (NumberFormatException e) {
+                        refused = true;
+                    }
+                }
+            }
+            if (!refused && (media.equals("*/*") || media.equals(family) || media.equals(type))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String baseType(String contentType) {
+        int semicolon = contentType.indexOf(';');
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim()
+            .toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override

@@ -275,6 +275,11 @@ public final class ObjectsResource {
 
     private CompletableFuture<ApiReply> move(ApiRequest request) {
         String from = nameOf(request);
+        String type = request.headers().get("Content-Type");
+        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw Problem.unsupportedMediaType("a move's body is JSON, {\"to\": \"/new/name\"}, as "
+                + "application/json; was " + type);
+        }
         String to = target(request.body());
         if (PlayerFiles.reserved(from)) {
             throw reserved("name", from);

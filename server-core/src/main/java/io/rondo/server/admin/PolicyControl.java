@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.admission.AdmissionPolicy;
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.ByteSizes;
@@ -122,7 +123,7 @@ public final class PolicyControl {
     /** The merged document as a policy, every value checked. */
     private PolicyView read(ObjectNode merged) {
         JsonNode round = merged.get("scheduler").get("roundMs");
-        if (!round.canConvertToLong() || !round.isIntegralNumber() || round.asLong() != current.scheduler().roundMs()) {
+        if (!whole(round) || round.asLong() != current.scheduler().roundMs()) {
             throw Problem.unprocessable("scheduler.roundMs", "the round length cannot change while the server runs: "
                 + "every continuous object's fragments were cut to " + current.scheduler().roundMs() + " ms at ingest. "
                 + "Change scheduler.roundMs in rondo.yaml and ingest the objects again");
@@ -145,7 +146,7 @@ public final class PolicyControl {
                 + "below 1, was " + reserve);
         }
         JsonNode bound = merged.get("discrete").get("responseBoundMs");
-        if (!bound.isIntegralNumber() || bound.asLong() < 1 || bound.asLong() > 3_600_000) {
+        if (!whole(bound) || bound.asLong() < 1 || bound.asLong() > 3_600_000) {
             throw Problem.invalid("discrete.responseBoundMs", "discrete.responseBoundMs is a whole number of "
                 + "milliseconds from 1 to 3600000, was " + bound);
         }
@@ -154,6 +155,11 @@ public final class PolicyControl {
         return new PolicyView(new PolicyView.Scheduler(scheduling, current.scheduler().roundMs()),
             new PolicyView.Admission(admissionPolicy.label(), reserve.asDouble()),
             new PolicyView.Discrete(bound.asLong()), new PolicyView.Buffers(ceiling), new PolicyView.Network(network));
+    }
+
+    /** A whole number as JSON Schema sees one: {@code 2000} and {@code 2000.0} alike, within a long. */
+    private static boolean whole(JsonNode value) {
+        return value != null && value.isNumber() && value.canConvertToExactIntegral() && value.canConvertToLong();
     }
 
     private static String text(ObjectNode merged, String section, String key) {
@@ -166,7 +172,7 @@ public final class PolicyControl {
 
     private static long bytes(JsonNode value) {
         long bytes;
-        if (value.isIntegralNumber() && value.canConvertToLong()) {
+        if (whole(value)) {
             bytes = value.asLong();
         } else if (value.isTextual()) {
             try {
@@ -178,8 +184,9 @@ public final class PolicyControl {
             throw Problem.invalid("buffers.ceilingBytes", "buffers.ceilingBytes is a number of bytes or a size such as "
                 + "512M, was " + value);
         }
-        if (bytes < 1) {
-            throw Problem.invalid("buffers.ceilingBytes", "buffers.ceilingBytes must be positive, was " + value);
+        if (bytes < DiskIo.ALIGNMENT) {
+            throw Problem.invalid("buffers.ceilingBytes", "buffers.ceilingBytes must be at least one aligned buffer, "
+                + DiskIo.ALIGNMENT + " bytes, was " + value);
         }
         return bytes;
     }
@@ -189,7 +196,7 @@ public final class PolicyControl {
             return null;
         }
         long bits;
-        if (value.isIntegralNumber() && value.canConvertToLong()) {
+        if (whole(value)) {
             bits = value.asLong();
         } else if (value.isTextual()) {
             try {

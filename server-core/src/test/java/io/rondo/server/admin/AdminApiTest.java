@@ -123,6 +123,25 @@ class AdminApiTest {
     }
 
     @Test
+    void aClientThatTakesNoJsonIsToldSoAndAMoveTakesOnlyJson() throws Exception {
+        serve();
+        problem(server.send(server.request("/api/v1/info", AdminFixture.READ).header("Accept", "text/html").build()),
+            406, "not-acceptable");
+        assertEquals(200, server.send(server.request("/api/v1/info", AdminFixture.READ)
+            .header("Accept", "text/html, application/*;q=0.5").build()).statusCode());
+        assertFalse(AdminHandler.accepts("application/json;q=0", "application/json"));
+        assertTrue(AdminHandler.accepts("*/*", "text/event-stream; charset=utf-8"));
+        problem(server.send(server.request("/api/v1/objects/t.txt/move", AdminFixture.ADMIN)
+            .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"/u.txt\"}"))
+            .build()), 415, "unsupported-media-type");
+        HttpResponse<String> whole = patch("{\"discrete\":{\"responseBoundMs\":2000.0},\"buffers\":{\"ceilingBytes\":"
+            + "1048576.0}}", "*", AdminFixture.ADMIN);
+        assertEquals(200, whole.statusCode(), "2000.0 is a whole number: " + whole.body());
+        assertEquals("buffers.ceilingBytes", problem(patch("{\"buffers\":{\"ceilingBytes\":100}}", "*",
+            AdminFixture.ADMIN), 400, "invalid-request").get("field").asText());
+    }
+
+    @Test
     void infoNamesTheVersionTheDisksAndThePolicy() throws Exception {
         serve();
         JsonNode info = json(server.get("/api/v1/info", AdminFixture.READ));
