@@ -51,7 +51,12 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
     private final RondoMetrics metrics;
     private final long maxUploadBytes;
 
+    /** A request's decoded path and its query. */
+    private record PathAndQuery(String path, Map<String, List<String>> query) {
+    }
+
     private HttpRequest request;
+    private PathAndQuery pathAndQuery;
     private AdminRouter.Match match;
     private Scope scope;
     private long startNs;
@@ -144,7 +149,6 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             if (HttpUtil.is100ContinueExpected(head)) {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
             }
-            request = head;
             pathAndQuery = new PathAndQuery(path, uri.parameters());
         } catch (Problem problem) {
             if (HttpUtil.is100ContinueExpected(head) || HttpUtil.getContentLength(head, 0L) > MAX_BODY) {
@@ -156,11 +160,6 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             refuse(ctx, Problem.internal());
         }
     }
-
-    private record PathAndQuery(String path, Map<String, List<String>> query) {
-    }
-
-    private PathAndQuery pathAndQuery;
 
     private void content(ChannelHandlerContext ctx, HttpContent content) {
         if (discarding || match == null) {
