@@ -1,7 +1,6 @@
 package io.rondo.server.admin;
 
 import io.rondo.server.observe.RondoMetrics;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +18,6 @@ import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -33,19 +31,9 @@ class AdminTlsTest {
 
     @Test
     void theAdminPortSpeaksTlsWithThePemFilesItIsGiven() throws Exception {
-        Path cert = dir.resolve("admin.crt");
-        Path key = dir.resolve("admin.key");
-        Process openssl;
-        try {
-            openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
-                "-out", cert.toString()).redirectErrorStream(true).start();
-        } catch (java.io.IOException e) {
-            Assumptions.abort("openssl is not installed: " + e.getMessage());
-            return;
-        }
-        String said = new String(openssl.getInputStream().readAllBytes());
-        assertTrue(openssl.waitFor(60, TimeUnit.SECONDS) && openssl.exitValue() == 0, said);
+        TestCertificate certificate = TestCertificate.make(dir);
+        Path cert = certificate.cert();
+        Path key = certificate.key();
 
         AdminRouter router = new AdminRouter().add(Route.sync("GET", "/healthz", Scope.PUBLIC,
             request -> ApiReply.ok(Map.of("status", "ok"))));

@@ -15,6 +15,7 @@ import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.TestCertificate;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
@@ -27,19 +28,16 @@ import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,7 +48,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -353,19 +350,9 @@ class AdminCommandTest {
 
     @Test
     void anHttpsAdminPortIsTrustedByItsCertificate() throws Exception {
-        Path cert = temp.resolve("admin.crt");
-        Path key = temp.resolve("admin.key");
-        Process openssl;
-        try {
-            openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
-                "-out", cert.toString()).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            Assumptions.abort("openssl is not installed: " + e.getMessage());
-            return;
-        }
-        String said = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(openssl.waitFor(60, TimeUnit.SECONDS) && openssl.exitValue() == 0, said);
+        TestCertificate certificate = TestCertificate.make(temp);
+        Path cert = certificate.cert();
+        Path key = certificate.key();
         String url = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
             AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key)).url();
 
