@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * per second of the run, and one record per stream when it ends. The event loops of all streams
  * record here; every method is thread-safe. {@link LoadSummary} reads it once the run is over.
  */
-final class LoadResults {
+public final class LoadResults {
 
     private static final int SIGNIFICANT_DIGITS = 3;
 

@@ -28,7 +28,7 @@ import java.util.function.LongSupplier;
  * its own event loops, since a client that falls behind its sockets would see fragments late that
  * the server sent on time.
  */
-final class LoadRun {
+public final class LoadRun {
 
     /** How often each client event loop is asked to run a timer, to measure its own delay. */
     static final long LOOP_PROBE_NS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -53,7 +53,7 @@ final class LoadRun {
      * @param nanoClock the monotonic clock every measurement reads
      * @param progress where the progress lines go; null for none
      */
-    LoadRun(LoadSettings settings, LongSupplier nanoClock, PrintStream progress) {
+    public LoadRun(LoadSettings settings, LongSupplier nanoClock, PrintStream progress) {
         this.settings = settings;
         this.nanoClock = nanoClock;
         this.progress = progress;
@@ -65,7 +65,7 @@ final class LoadRun {
      *
      * @return what the players saw
      */
-    LoadResults run() throws InterruptedException {
+    public LoadResults run() throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(settings.threads(),
             new DefaultThreadFactory("rondo-load", true), NioIoHandler.newFactory());
         try {
@@ -108,7 +108,7 @@ final class LoadRun {
     }
 
     /** Ends the run early (Ctrl-C): open streams are stopped, unopened ones never open. */
-    void stop() {
+    public void stop() {
         stopping = true;
     }
 

@@ -16,7 +16,7 @@ import io.rondo.client.protocol.ClientProfile;
  * @param retry whether a REJECT for a short resource is retried after its retry-after
  * @param threads the client's event-loop threads
  */
-record LoadSettings(String host, int port, String objectName, int streams, long rampNs, long durationNs,
+public record LoadSettings(String host, int port, String objectName, int streams, long rampNs, long durationNs,
                     ClientProfile profile, boolean retry, int threads) {
 
     /** Checks the counts and times. */
@@ -39,7 +39,7 @@ record LoadSettings(String host, int port, String objectName, int streams, long 
     }
 
     /** The server and object as a URL, rondo://HOST:PORT/NAME. */
-    String url() {
+    public String url() {
         return "rondo://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + objectName;
     }
 

@@ -20,7 +20,7 @@ import java.util.Map;
  * initial latency, the receive rate, and whether the streams followed the clock. It reports; it
  * does not judge, except to say plainly when a fragment was late.
  */
-final class LoadSummary {
+public final class LoadSummary {
 
     private static final double NS_PER_MS = 1e6;
     private static final double NS_PER_S = 1e9;
@@ -68,22 +68,22 @@ final class LoadSummary {
     }
 
     /** The figures of a run that has ended. */
-    static LoadSummary of(LoadSettings settings, LoadResults results) {
+    public static LoadSummary of(LoadSettings settings, LoadResults results) {
         return new LoadSummary(settings, results);
     }
 
     /** Streams admitted (an OPEN answered with ACCEPT). */
-    long admitted() {
+    public long admitted() {
         return admitted;
     }
 
     /** Streams that ended rejected. */
-    long rejected() {
+    public long rejected() {
         return outcomes.getOrDefault(Outcome.REJECTED, 0L);
     }
 
     /** Fragments whose last byte arrived after their deadline. */
-    long lateFragments() {
+    public long lateFragments() {
         return results.lateness().lateCount();
     }
 
@@ -120,7 +120,7 @@ final class LoadSummary {
     }
 
     /** The summary for people: one screen. */
-    String text() {
+    public String text() {
         StringBuilder out = new StringBuilder();
         Lateness lateness = results.lateness();
         line(out, "Rondo stream load: %s", settings.url());
@@ -182,7 +182,7 @@ final class LoadSummary {
     }
 
     /** The same figures, and one entry per stream, as a tree for a JSON writer. */
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
         Lateness lateness = results.lateness();
         Map<String, Object> root = new LinkedHashMap<>();
         Map<String, Object> run = new LinkedHashMap<>();
