@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations and byte sizes as people write them on a command line: {@code 10s}, {@code 500ms}, {@code 16M}. */
-final class Quantities {
+public final class Quantities {
 
     private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|h)?");
 
@@ -19,7 +19,7 @@ final class Quantities {
      * @param option the option's name, for the complaint
      * @return nanoseconds, not negative
      */
-    static long durationNs(String text, String option) {
+    public static long durationNs(String text, String option) {
         Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new IllegalArgumentException(option + " must be a duration like 10s, 500ms or 2m, was '" + text
@@ -48,7 +48,7 @@ final class Quantities {
      * @param option the option's name, for the complaint
      * @return bytes, positive
      */
-    static long bytes(String text, String option) {
+    public static long bytes(String text, String option) {
         String value = text.trim().toUpperCase(Locale.ROOT).replaceFirst("I?B$", "");
         long unit = 1;
         if (!value.isEmpty()) {
