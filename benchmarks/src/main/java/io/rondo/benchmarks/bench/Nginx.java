@@ -117,7 +117,7 @@ public final class Nginx implements AutoCloseable {
         Process process = new ProcessBuilder(binary().toString(), "-e", log.toString(), "-p", prefix.toString(),
             "-c", config.toString())
             .redirectErrorStream(true).redirectOutput(prefix.resolve("stdout.log").toFile()).start();
-        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         Nginx nginx = new Nginx(variant, process, address, prefix);
         long giveUpNs = System.nanoTime() + START_LIMIT.toNanos();
         while (!accepts(address)) {
@@ -133,7 +133,9 @@ public final class Nginx implements AutoCloseable {
 
     /** The configuration for one variant: every worker on the machine's cores, no access log, keep-alive kept. */
     static String configuration(Path root, Variant variant, int port, Path prefix) {
-        return """
+        // Run as root (CI), nginx's workers would be "nobody", who may not read a private temporary folder.
+        String user = "root".equals(System.getProperty("user.name")) ? "user root;\n" : "";
+        return user + """
             worker_processes auto;
             daemon off;
             master_process on;
