@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The discrete workload, Rondo beside nginx in one run: a seeded file set (sizes ~ Normal(50 kB,
  * 25 kB)) served by {@code rondo serve} on this machine's disk and by nginx in both variants, each
  * variant at its own concurrency (sendfile at 32 connections, directio at 8), measured
- * alternately: the closed-loop saturation throughput (as wrk measures), then an open-model sweep
+ * alternately: the closed-loop saturation throughput (as wrk measures, run by JMH: {@link
+ * HttpGetBenchmark}), then an open-model sweep
  * of Poisson arrivals at fractions of nginx's throughput, latency from each request's intended
  * start. Then the same load on Rondo while N streams of the clip play, to show the discrete
  * throughput it keeps while it holds the streams' deadlines.
@@ -43,7 +45,8 @@ import java.util.concurrent.atomic.AtomicReference;
 @Command(name = "discrete-vs-nginx",
     description = {
         "Discrete HTTP requests, Rondo beside nginx (sendfile and directio+aio variants) on the same files in one "
-            + "run: saturation throughput (closed loop, as wrk), an open-model rate sweep with latency from each "
+            + "run: saturation throughput (closed loop, as wrk, measured by JMH), an open-model rate sweep with "
+            + "latency from each "
             + "request's intended start (HdrHistogram), then Rondo again while N streams of 2 Mbit/s play.",
         "Writes DIR/discrete-vs-nginx.json, DIR/latency-cdf.png, DIR/throughput.png and DIR/summary.md, and "
             + "prints the side-by-side table with the ratios."},
@@ -59,6 +62,8 @@ public final class DiscretePreset implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    private Path pathsFile;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results/discrete-vs-nginx",
         description = "Where the JSON, charts and summary go (default: ${DEFAULT-VALUE}).")
@@ -95,9 +100,13 @@ public final class DiscretePreset implements Callable<Integer> {
         + "(default: 10s; quick: 2s).")
     private String measure;
 
-    @Option(names = "--repeats", paramLabel = "N", description = "Closed-loop runs per server and variant, "
+    @Option(names = "--repeats", paramLabel = "N", description = "Closed-loop JMH runs per server and variant, "
         + "alternating (default: 2; quick: 1).")
     private Integer repeats;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "Measured JMH iterations of --measure each in "
+        + "a closed-loop run (default: 3; quick: 1).")
+    private Integer iterations;
 
     @Option(names = "--streams", paramLabel = "N", description = "Streams playing during the last phase; 0 skips "
         + "it (default: 100; quick: 10).")
@@ -118,6 +127,17 @@ public final class DiscretePreset implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s",
         description = "A request not answered within this long counts as timed out (default: ${DEFAULT-VALUE}).")
     private String timeout;
+
+    @Option(names = "--rondo", paramLabel = "URL",
+        description = "Measure the Rondo already serving at URL (http://HOST:PORT/) instead of starting one. It "
+            + "must serve the file set at /f000.bin and on: the bench makes the set in --work and says how to "
+            + "ingest it.")
+    private URI rondoUrl;
+
+    @Option(names = "--stream-url", paramLabel = "URL",
+        description = "With --rondo: the clip the streams play, rondo://HOST:PORT/NAME; without it, the streamed "
+            + "phase is skipped.")
+    private String streamUrl;
 
     @Option(names = "--rondo-java-opts", paramLabel = "FLAGS", defaultValue = "",
         description = "Extra JVM flags for the Rondo server, split on spaces.")
@@ -145,7 +165,8 @@ public final class DiscretePreset implements Callable<Integer> {
 
     /** What the run does, the defaults and --quick resolved. */
     record Settings(int files, long meanBytes, long sdBytes, long seed, long warmupNs, long measureNs, int repeats,
-                    int streams, long streamBitrate, List<Nginx.Variant> variants, int clientThreads, long timeoutNs,
+                    int iterations, int streams, long streamBitrate, List<Nginx.Variant> variants, int clientThreads,
+                    long timeoutNs,
                     double[] sweep, long serverWarmupNs, List<String> rondoJavaOptions) {
 
         /** The concurrency each variant is measured at: as the team's first measurements were. */
@@ -155,7 +176,8 @@ public final class DiscretePreset implements Callable<Integer> {
 
         /** How long the clip must be for the streams to play through the streamed phase. */
         int clipSeconds() {
-            long phaseNs = streamRampNs() + (repeats + 1) * (warmupNs + measureNs) + TimeUnit.SECONDS.toNanos(20);
+            long jmhRunNs = TimeUnit.SECONDS.toNanos(2) + warmupNs + iterations * measureNs;
+            long phaseNs = streamRampNs() + repeats * jmhRunNs + TimeUnit.SECONDS.toNanos(30);
             return (int) Math.max(20, TimeUnit.NANOSECONDS.toSeconds(phaseNs) + 1);
         }
 
@@ -170,13 +192,16 @@ public final class DiscretePreset implements Callable<Integer> {
             Settings settings = new Settings(files != null ? files : quick ? 60 : 300, meanBytes, sdBytes, seed,
                 Quantities.durationNs(warmup != null ? warmup : quick ? "1s" : "3s", "--warmup"),
                 Quantities.durationNs(measure != null ? measure : quick ? "2s" : "10s", "--measure"),
-                repeats != null ? repeats : quick ? 1 : 2, streams != null ? streams : quick ? 10 : 100,
+                repeats != null ? repeats : quick ? 1 : 2, iterations != null ? iterations : quick ? 1 : 3,
+                streams != null ? streams : quick ? 10 : 100,
                 streamBitrate, chosen, clientThreads, Quantities.durationNs(timeout, "--timeout"),
                 quick ? QUICK_SWEEP : SWEEP, TimeUnit.SECONDS.toNanos(quick ? 3 : 10),
                 rondoJavaOpts.isBlank() ? List.of() : List.of(rondoJavaOpts.trim().split("\\s+")));
-            if (settings.files() < 1 || settings.repeats() < 1 || settings.streams() < 0 || clientThreads < 1
+            if (settings.files() < 1 || settings.repeats() < 1 || settings.iterations() < 1 || settings.streams() < 0
+                || clientThreads < 1
                 || settings.measureNs() <= 0 || meanBytes < 1 || sdBytes < 0 || streamBitrate < 10_000) {
-                throw new IllegalArgumentException("--files, --repeats, --client-threads and --measure must be "
+                throw new IllegalArgumentException("--files, --repeats, --iterations, --client-threads and --measure "
+                    + "must be "
                     + "positive, --streams and --sd not negative, --mean positive, --stream-bitrate at least 10000");
             }
             return settings;
@@ -201,21 +226,36 @@ public final class DiscretePreset implements Callable<Integer> {
         FileSet set = FileSet.make(work.resolve(String.format(Locale.ROOT, "files-%d-%d-%d-%d", settings.files(),
             settings.meanBytes(), settings.sdBytes(), settings.seed())), settings.files(), settings.meanBytes(),
             settings.sdBytes(), settings.seed());
-        Path clip = settings.streams() > 0
-            ? Clip.make(work.resolve("clips"), settings.streamBitrate(), settings.clipSeconds()) : null;
-        Path data = Library.prepare(work, set, clip, progress);
         List<String> paths = set.names().stream().map(name -> "/" + name).toList();
+        pathsFile = ClosedLoop.writePaths(paths,
+            set.folder().resolveSibling(set.folder().getFileName() + "-paths.txt"));
         DiscreteReport report = new DiscreteReport(settings, set);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(settings.clientThreads(),
             new DefaultThreadFactory("rondo-bench-load", true), NioIoHandler.newFactory());
         List<AutoCloseable> servers = new ArrayList<>();
         try {
-            progress.println("bench: starting rondo serve and nginx");
-            progress.flush();
-            RondoProcess rondo = RondoProcess.serve(data, false, settings.rondoJavaOptions(),
-                work.resolve("rondo-serve.log"));
-            servers.add(rondo);
-            InetSocketAddress rondoAddress = new InetSocketAddress(rondo.host(), rondo.httpPort());
+            InetSocketAddress rondoAddress;
+            String clipUrl = null;
+            RondoProcess rondo = null;
+            if (rondoUrl == null) {
+                Path clip = settings.streams() > 0
+                    ? Clip.make(work.resolve("clips"), settings.streamBitrate(), settings.clipSeconds()) : null;
+                Path data = Library.prepare(work, set, clip, progress);
+                progress.println("bench: starting rondo serve");
+                progress.flush();
+                rondo = RondoProcess.serve(data, false, settings.rondoJavaOptions(), work.resolve("rondo-serve.log"));
+                servers.add(rondo);
+                rondoAddress = new InetSocketAddress(rondo.host(), rondo.httpPort());
+                if (clip != null) {
+                    clipUrl = "rondo://" + rondo.host() + ":" + rondo.streamPort() + "/" + clip.getFileName();
+                }
+            } else {
+                rondoAddress = RunningServer.check(rondoUrl, set);
+                clipUrl = streamUrl;
+                if (settings.streams() > 0 && clipUrl == null) {
+                    progress.println("bench: no --stream-url, so no streamed phase");
+                }
+            }
             HttpLoad load = new HttpLoad(group, paths);
             List<Nginx> nginxes = new ArrayList<>();
             for (Nginx.Variant variant : settings.variants()) {
@@ -230,10 +270,12 @@ public final class DiscretePreset implements Callable<Integer> {
             for (Nginx nginx : nginxes) {
                 compare(settings, load, rondoAddress, nginx, report, progress);
             }
-            if (settings.streams() > 0) {
-                withStreams(settings, load, rondo, clip.getFileName().toString(), report, progress);
+            if (settings.streams() > 0 && clipUrl != null) {
+                withStreams(settings, load, rondoAddress, clipUrl, report, progress);
             }
-            report.serverLog(rondo.printed());
+            if (rondo != null) {
+                report.serverLog(rondo.printed());
+            }
         } finally {
             for (int i = servers.size() - 1; i >= 0; i--) {
                 try {
@@ -272,13 +314,11 @@ public final class DiscretePreset implements Callable<Integer> {
         String nginxLabel = variant.label();
         double nginxBest = 0;
         for (int repeat = 0; repeat < settings.repeats(); repeat++) {
-            LoadStep r = step(load, settings, rondo, 0, connections, repeat);
+            ClosedLoop r = jmh(settings, rondo, rondoLabel, connections, progress);
             report.closed(variant, rondoLabel, r);
-            log(progress, variant, rondoLabel, r);
-            LoadStep n = step(load, settings, nginx.address(), 0, connections, repeat);
+            ClosedLoop n = jmh(settings, nginx.address(), nginxLabel, connections, progress);
             report.closed(variant, nginxLabel, n);
-            log(progress, variant, nginxLabel, n);
-            nginxBest = Math.max(nginxBest, n.achievedPerSecond());
+            nginxBest = Math.max(nginxBest, n.perSecond());
         }
         for (double fraction : settings.sweep()) {
             double rate = Math.max(1, fraction * nginxBest);
@@ -291,13 +331,18 @@ public final class DiscretePreset implements Callable<Integer> {
         }
     }
 
-    private void withStreams(Settings settings, HttpLoad load, RondoProcess rondo, String clipName,
+    private void withStreams(Settings settings, HttpLoad load, InetSocketAddress http, String url,
                              DiscreteReport report, PrintWriter progress) throws InterruptedException, IOException {
-        String url = "rondo://" + rondo.host() + ":" + rondo.streamPort() + "/" + clipName;
         long rampNs = settings.streamRampNs();
         long playNs = TimeUnit.SECONDS.toNanos(settings.clipSeconds()) - TimeUnit.SECONDS.toNanos(5);
-        LoadSettings streamSettings = new LoadSettings(rondo.host(), rondo.streamPort(),
-            StreamUrl.parse(url).objectName(), settings.streams(), rampNs, playNs,
+        StreamUrl target;
+        try {
+            target = StreamUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("--stream-url: " + e.getMessage(), e);
+        }
+        LoadSettings streamSettings = new LoadSettings(target.host(), target.port(), target.objectName(),
+            settings.streams(), rampNs, playNs,
             new ClientProfile(4L << 20, 16L << 20), false, 1);
         LoadRun streamRun = new LoadRun(streamSettings, System::nanoTime, null);
         AtomicReference<LoadResults> streamed = new AtomicReference<>();
@@ -315,13 +360,9 @@ public final class DiscretePreset implements Callable<Integer> {
         progress.flush();
         players.start();
         TimeUnit.NANOSECONDS.sleep(rampNs + TimeUnit.SECONDS.toNanos(2));
-        Nginx.Variant variant = Nginx.Variant.SENDFILE;
-        int connections = Settings.connections(variant);
+        int connections = Settings.connections(Nginx.Variant.SENDFILE);
         for (int repeat = 0; repeat < settings.repeats(); repeat++) {
-            LoadStep r = step(load, settings, new InetSocketAddress(rondo.host(), rondo.httpPort()), 0, connections,
-                200 + repeat);
-            report.withStreams(r);
-            log(progress, variant, "rondo+" + settings.streams() + " streams", r);
+            report.withStreams(jmh(settings, http, "rondo+" + settings.streams() + " streams", connections, progress));
         }
         streamRun.stop();
         players.join(TimeUnit.SECONDS.toMillis(30));
@@ -333,6 +374,19 @@ public final class DiscretePreset implements Callable<Integer> {
             throw new IOException("the stream clients did not stop within 30 s");
         }
         report.streams(LoadSummary.of(streamSettings, results));
+    }
+
+    /** The closed-loop saturation throughput of {@code server}, measured by JMH in a JVM of its own. */
+    private ClosedLoop jmh(Settings settings, InetSocketAddress server, String label, int connections,
+                           PrintWriter progress) throws IOException {
+        Path log = workDir.toAbsolutePath().resolve("jmh-" + label.replaceAll("[^A-Za-z0-9+-]", "_") + ".log");
+        ClosedLoop result = ClosedLoop.measure("http://" + server.getHostString() + ":" + server.getPort() + "/",
+            pathsFile, connections, settings.warmupNs(), settings.measureNs(), settings.iterations(), log);
+        progress.printf(Locale.ROOT, "bench: %-24s closed c%-3d (JMH)  %8.0f req/s +- %.0f  iterations %s%n", label,
+            connections, result.perSecond(), result.error(), result.iterations().stream()
+                .map(value -> String.format(Locale.ROOT, "%.0f", value)).toList());
+        progress.flush();
+        return result;
     }
 
     private static LoadStep step(HttpLoad load, Settings settings, InetSocketAddress server, double rate,

@@ -48,9 +48,9 @@ final class DiscreteReport {
 
     private final DiscretePreset.Settings settings;
     private final FileSet files;
-    private final Map<Nginx.Variant, Map<String, List<LoadStep>>> closed = new EnumMap<>(Nginx.Variant.class);
+    private final Map<Nginx.Variant, Map<String, List<ClosedLoop>>> closed = new EnumMap<>(Nginx.Variant.class);
     private final Map<Nginx.Variant, Map<String, List<OpenStep>>> open = new EnumMap<>(Nginx.Variant.class);
-    private final List<LoadStep> withStreams = new ArrayList<>();
+    private final List<ClosedLoop> withStreams = new ArrayList<>();
     private LoadSummary streams;
     private String serverLog = "";
 
@@ -59,7 +59,7 @@ final class DiscreteReport {
         this.files = files;
     }
 
-    void closed(Nginx.Variant variant, String server, LoadStep step) {
+    void closed(Nginx.Variant variant, String server, ClosedLoop step) {
         closed.computeIfAbsent(variant, v -> new LinkedHashMap<>()).computeIfAbsent(server, s -> new ArrayList<>())
             .add(step);
     }
@@ -69,7 +69,7 @@ final class DiscreteReport {
             .add(new OpenStep(fraction, step));
     }
 
-    void withStreams(LoadStep step) {
+    void withStreams(ClosedLoop step) {
         withStreams.add(step);
     }
 
@@ -83,8 +83,8 @@ final class DiscreteReport {
 
     /** The mean closed-loop throughput of {@code server} in {@code variant}; NaN if it was not run. */
     double throughput(Nginx.Variant variant, String server) {
-        List<LoadStep> steps = closed.getOrDefault(variant, Map.of()).getOrDefault(server, List.of());
-        return steps.stream().mapToDouble(LoadStep::achievedPerSecond).average().orElse(Double.NaN);
+        List<ClosedLoop> steps = closed.getOrDefault(variant, Map.of()).getOrDefault(server, List.of());
+        return steps.stream().mapToDouble(ClosedLoop::perSecond).average().orElse(Double.NaN);
     }
 
     /** The p99 of {@code server}'s open step at {@code fraction} of nginx's throughput; NaN if none. */
@@ -107,7 +107,7 @@ final class DiscreteReport {
     }
 
     double withStreamsThroughput() {
-        return withStreams.stream().mapToDouble(LoadStep::achievedPerSecond).average().orElse(Double.NaN);
+        return withStreams.stream().mapToDouble(ClosedLoop::perSecond).average().orElse(Double.NaN);
     }
 
     /** The one-screen table. */
@@ -138,14 +138,18 @@ final class DiscreteReport {
             verdict(throughputMet), TARGET_P99, verdict(p99Met));
         if (streams != null) {
             double with = withStreamsThroughput();
-            double nginxSendfile = throughput(Nginx.Variant.SENDFILE, Nginx.Variant.SENDFILE.label());
-            double nginxDirectio = throughput(Nginx.Variant.DIRECTIO, Nginx.Variant.DIRECTIO.label());
-            double nginxBest = Double.isNaN(nginxSendfile) ? nginxDirectio : nginxSendfile;
+            double nginxBest = 0;
+            StringBuilder ratios = new StringBuilder();
+            for (Nginx.Variant variant : closed.keySet()) {
+                double nginx = throughput(variant, variant.label());
+                nginxBest = Math.max(nginxBest, nginx);
+                ratios.append(ratios.isEmpty() ? "" : " and ")
+                    .append(String.format(Locale.ROOT, "%.2fx %s", with / nginx, variant.label()));
+            }
             Object p99 = lateness("p99");
             line(out, "");
-            line(out, "While %d streams of %.1f Mbit/s play: Rondo %,.0f req/s (c32) = %.2fx nginx-sendfile and %.2fx "
-                    + "nginx-directio without streams", settings.streams(), settings.streamBitrate() / 1e6, with,
-                with / nginxSendfile, with / nginxDirectio);
+            line(out, "While %d streams of %.1f Mbit/s play: Rondo %,.0f req/s (c32) = %s without streams",
+                settings.streams(), settings.streamBitrate() / 1e6, with, ratios);
             line(out, "  streams admitted %d of %d, rejected %d; late fragments (glitches) %d; lateness p99 %s ms "
                     + "(negative: before the deadline)", streams.admitted(), settings.streams(), streams.rejected(),
                 streams.lateFragments(), p99);
@@ -193,7 +197,7 @@ final class DiscreteReport {
             entry.put("connections", DiscretePreset.Settings.connections(variant));
             Map<String, Object> closedJson = new LinkedHashMap<>();
             closed.get(variant).forEach((server, steps) -> closedJson.put(server,
-                steps.stream().map(LoadStep::json).toList()));
+                steps.stream().map(ClosedLoop::json).toList()));
             entry.put("closed", closedJson);
             Map<String, Object> openJson = new LinkedHashMap<>();
             open.getOrDefault(variant, Map.of()).forEach((server, steps) -> openJson.put(server,
@@ -215,7 +219,7 @@ final class DiscreteReport {
         root.put("variants", variants);
         if (streams != null) {
             Map<String, Object> streamed = new LinkedHashMap<>();
-            streamed.put("http", withStreams.stream().map(LoadStep::json).toList());
+            streamed.put("http", withStreams.stream().map(ClosedLoop::json).toList());
             streamed.put("streams", streams.json());
             root.put("withStreams", streamed);
         }

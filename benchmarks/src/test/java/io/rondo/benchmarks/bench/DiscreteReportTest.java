@@ -23,7 +23,7 @@ class DiscreteReportTest {
     private static final long TEN_S = TimeUnit.SECONDS.toNanos(10);
 
     private static DiscretePreset.Settings settings() {
-        return new DiscretePreset.Settings(300, 50_000, 25_000, 1, TimeUnit.SECONDS.toNanos(3), TEN_S, 2, 0,
+        return new DiscretePreset.Settings(300, 50_000, 25_000, 1, TimeUnit.SECONDS.toNanos(3), TEN_S, 2, 3, 0,
             2_000_000, List.of(Nginx.Variant.SENDFILE, Nginx.Variant.DIRECTIO), 2, TimeUnit.SECONDS.toNanos(5),
             DiscretePreset.SWEEP, TEN_S, List.of());
     }
@@ -36,15 +36,19 @@ class DiscreteReportTest {
         return new LoadStep(offered, 32, TEN_S, count, 0, 0, count * 50_000, latency);
     }
 
+    private static ClosedLoop closed(double perSecond) {
+        return new ClosedLoop(perSecond, 100, List.of(perSecond - 50, perSecond, perSecond + 50));
+    }
+
     @Test
     void ratiosAreRondoOverNginxAndTheVerdictsFollowTheTargets(@TempDir Path folder) throws Exception {
         FileSet files = FileSet.make(folder.resolve("files"), 2, 5_000, 1_000, 1);
         DiscreteReport report = new DiscreteReport(settings(), files);
         for (int i = 0; i < 2; i++) {
-            report.closed(Nginx.Variant.SENDFILE, "rondo", step(Double.NaN, 40_000 + i * 2_000, 1));
-            report.closed(Nginx.Variant.SENDFILE, "nginx-sendfile", step(Double.NaN, 42_000, 1));
-            report.closed(Nginx.Variant.DIRECTIO, "rondo", step(Double.NaN, 30_000, 1));
-            report.closed(Nginx.Variant.DIRECTIO, "nginx-directio", step(Double.NaN, 20_000, 1));
+            report.closed(Nginx.Variant.SENDFILE, "rondo", closed(40_000 + i * 2_000));
+            report.closed(Nginx.Variant.SENDFILE, "nginx-sendfile", closed(42_000));
+            report.closed(Nginx.Variant.DIRECTIO, "rondo", closed(30_000));
+            report.closed(Nginx.Variant.DIRECTIO, "nginx-directio", closed(20_000));
         }
         for (double fraction : DiscretePreset.SWEEP) {
             report.open(Nginx.Variant.SENDFILE, "rondo", fraction, step(fraction * 42_000, fraction * 42_000, 3));
