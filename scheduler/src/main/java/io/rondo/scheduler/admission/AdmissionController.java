@@ -30,7 +30,8 @@ import java.util.function.ToLongFunction;
  * times of one fragment of every admitted stream, each read from the {@link ThroughputModel}
  * curve the {@link AdmissionPolicy} names for the fragment size it names, added up; under ADM2
  * the round is charged as a whole ({@link ThroughputModel#roundNs}) from the number of streams
- * and their fragments' mean sizes, variances and peaks, summed. Per stream, double buffering
+ * and their fragments' mean sizes, variances and peaks, summed, or at XTREAM's Adm2 charge (the
+ * mean-curve IO time of every stream's peak fragment) where that is less. Per stream, double buffering
  * holds two peak fragments.
  *
  * <p>The network carries one fragment of each stream a round, so a stream is charged the
@@ -222,10 +223,15 @@ public final class AdmissionController {
         return streams;
     }
 
-    /** The part of {@code disk}'s round {@code load} takes under {@code policy}. */
+    /**
+     * The part of {@code disk}'s round {@code load} takes under {@code policy}: for ADM2 the
+     * lesser of the whole round's charge and XTREAM's (each stream's peak fragment on the mean
+     * curve), so that Rondo's ADM2 admits whatever XTREAM's would.
+     */
     private long roundNs(AdmissionPolicy policy, String disk, DiskLoad load) {
         return policy.chargesWholeRounds()
-            ? model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes())
+            ? Math.min(load.ioNs(),
+                model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
             : load.ioNs();
     }
 
@@ -274,10 +280,7 @@ public final class AdmissionController {
         for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
             DiskDemand need = share.getValue();
             long charged = policy.chargedBytes(need);
-            long ioNs = policy.chargesWholeRounds()
-                ? model(share.getKey()).roundNs(1, need.averageBytesPerRound(),
-                    need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound())
-                : model(share.getKey()).ioNs(policy, charged);
+            long ioNs = model(share.getKey()).ioNs(policy, charged);
             loadByDisk.put(share.getKey(), new DiskLoad(1, ioNs, need.averageBytesPerRound(),
                 need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound()));
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
@@ -382,9 +385,10 @@ public final class AdmissionController {
     }
 
     /**
-     * What streams ask of one disk's round, summed: how many they are, their IO times under the
-     * policy (for ADM1 and ADM3 the round's time; for ADM2 each stream's round alone, the share
-     * by which a retry-after is told), and their fragments' mean bytes, variances and peaks.
+     * What streams ask of one disk's round, summed: how many they are, their IO times on the
+     * policy's curve for the fragment it charges (for ADM1 and ADM3 the round's time; for ADM2
+     * XTREAM's charge, and the share by which a retry-after is told), and their fragments' mean
+     * bytes, variances and peaks.
      */
     private record DiskLoad(int streams, long ioNs, double bytes, double varianceBytes2, double peakBytes) {
 

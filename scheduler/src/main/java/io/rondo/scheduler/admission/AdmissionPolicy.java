@@ -19,7 +19,8 @@ import java.util.Locale;
  * charges each disk's round as a whole ({@link ThroughputModel#roundNs}): the seeks of one SCAN
  * sweep over all the round's fragments, the rotational delays and the bytes of the fragments
  * summed, at their mean plus {@link ThroughputModel#ROUND_SIGMAS} standard deviations, each part
- * capped at its worst case (so never more than every stream's peak fragment). It is still the
+ * capped at its worst case; or at XTREAM's Adm2 charge where that is less, so it admits whatever
+ * XTREAM's Adm2 would (which missed no deadline in any row of the benchmark). It is still the
  * mean curve's model (mean seek, rotation and transfer), with a margin for the round's sum rather
  * than for each stream alone. docs/bench-table1.md measures all three against MaxN.
  */
