@@ -14,7 +14,7 @@ import java.util.Locale;
  *
  * <p>ADM1 and ADM3 are the paper's. Rondo's ADM2 is not: XTREAM's Adm2 (mean curve, every stream
  * charged the IO time of its peak fragment) admitted 0.52 to 0.98 of what the disk could carry
- * in the paper's Table 1, and on papers/001's disk 0.61 of it for VBR streams of 250 kB/s, because
+ * in the paper's Table 1, and on papers/001's disk 0.59 of it for VBR streams of 250 kB/s, because
  * it charges every stream a random seek and its largest fragment in every round. Rondo's ADM2
  * charges each disk's round as a whole ({@link ThroughputModel#roundNs}): the seeks of one SCAN
  * sweep over all the round's fragments, the rotational delays and the bytes of the fragments
