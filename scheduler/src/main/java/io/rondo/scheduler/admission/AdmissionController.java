@@ -24,11 +24,15 @@ import java.util.function.ToLongFunction;
  * and 2.2: the round's C-requests must be served within the round), its buffers fit the buffer
  * memory, and what it sends fits the outgoing network.
  *
- * <p>Per disk, the round fits when the IO times of one fragment of every admitted stream, each
- * read from the {@link ThroughputModel} curve the {@link AdmissionPolicy} names for the fragment
- * size it names, add up to no more than {@code T (1 - reserve)}: the reserve keeps a share of
- * every round for D-requests, so that discrete requests keep their bounded response time while
- * streams come and go. Per stream, double buffering holds two peak fragments.
+ * <p>Per disk, the round fits when its C-requests take no more than {@code T (1 - reserve)}:
+ * the reserve keeps a share of every round for D-requests, so that discrete requests keep their
+ * bounded response time while streams come and go. Under ADM1 and ADM3 the round takes the IO
+ * times of one fragment of every admitted stream, each read from the {@link ThroughputModel}
+ * curve the {@link AdmissionPolicy} names for the fragment size it names, added up; under ADM2
+ * the round is charged as a whole ({@link ThroughputModel#roundNs}) from the number of streams
+ * and their fragments' mean sizes, variances and peaks, summed, or at XTREAM's Adm2 charge (the
+ * mean-curve IO time of every stream's peak fragment) where that is less. Per stream, double buffering
+ * holds two peak fragments.
  *
  * <p>The network carries one fragment of each stream a round, so a stream is charged the
  * fragment the policy charges the disks, in bits a second: its peak fragment under ADM1 and ADM2,
@@ -105,7 +109,7 @@ public final class AdmissionController {
         while (true) {
             State current = state.get();
             Map<Long, Admitted> recharged = new LinkedHashMap<>();
-            Map<String, Long> fittingNsByDisk = new HashMap<>();
+            Map<String, DiskLoad> fittingByDisk = new HashMap<>();
             long fittingBufferBytes = 0;
             long fittingBitsPerSecond = 0;
             int exceeding = 0;
@@ -113,8 +117,8 @@ public final class AdmissionController {
                 Charge charge = charge(next.policy(), admitted.demand);
                 recharged.put(charge.streamId,
                     new Admitted(admitted.demand, charge, admitted.endNs, admitted.endKnown));
-                if (fits(next, fittingNsByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
-                    charge.ioNsByDisk.forEach((disk, ns) -> fittingNsByDisk.merge(disk, ns, Long::sum));
+                if (fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
+                    charge.loadByDisk.forEach((disk, load) -> fittingByDisk.merge(disk, load, DiskLoad::plus));
                     fittingBufferBytes += charge.bufferBytes;
                     fittingBitsPerSecond += charge.networkBitsPerSecond;
                 } else {
@@ -187,10 +191,8 @@ public final class AdmissionController {
         AdmissionConfig config = config();
         Charge charge = charge(policy, demand);
         long streams = Integer.MAX_VALUE;
-        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
-            if (disk.getValue() > 0) {
-                streams = Math.min(streams, config.continuousNs() / disk.getValue());
-            }
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
+            streams = Math.min(streams, capacity(policy, disk.getKey(), disk.getValue(), config.continuousNs()));
         }
         if (charge.bufferBytes > 0) {
             streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes);
@@ -199,6 +201,38 @@ public final class AdmissionController {
             streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond);
         }
         return (int) streams;
+    }
+
+    /** How many streams of {@code load} alone fit {@code availableNs} of {@code disk}'s round. */
+    private long capacity(AdmissionPolicy policy, String disk, DiskLoad load, long availableNs) {
+        if (load.ioNs() == 0) {
+            return Integer.MAX_VALUE;
+        }
+        if (!policy.chargesWholeRounds()) {
+            return availableNs / load.ioNs();
+        }
+        long streams = 0;
+        DiskLoad round = DiskLoad.NONE;
+        while (streams < Integer.MAX_VALUE) {
+            round = round.plus(load);
+            if (roundNs(policy, disk, round) > availableNs) {
+                break;
+            }
+            streams++;
+        }
+        return streams;
+    }
+
+    /**
+     * The part of {@code disk}'s round {@code load} takes under {@code policy}: for ADM2 the
+     * lesser of the whole round's charge and XTREAM's (each stream's peak fragment on the mean
+     * curve), so that Rondo's ADM2 admits whatever XTREAM's would.
+     */
+    private long roundNs(AdmissionPolicy policy, String disk, DiskLoad load) {
+        return policy.chargesWholeRounds()
+            ? Math.min(load.ioNs(),
+                model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
+            : load.ioNs();
     }
 
     /** True if a stream of this id is admitted. */
@@ -216,7 +250,7 @@ public final class AdmissionController {
         model(disk);
         int count = 0;
         for (Admitted admitted : state.get().streams.values()) {
-            if (admitted.charge.ioNsByDisk.containsKey(disk)) {
+            if (admitted.charge.loadByDisk.containsKey(disk)) {
                 count++;
             }
         }
@@ -226,7 +260,8 @@ public final class AdmissionController {
     /** The part of {@code disk}'s round its admitted streams take, in nanoseconds. */
     public long committedNs(String disk) {
         model(disk);
-        return state.get().usedNsByDisk.getOrDefault(disk, 0L);
+        State current = state.get();
+        return roundNs(current.config.policy(), disk, current.loadByDisk.getOrDefault(disk, DiskLoad.NONE));
     }
 
     /** The buffer memory the admitted streams hold. */
@@ -240,15 +275,18 @@ public final class AdmissionController {
     }
 
     private Charge charge(AdmissionPolicy policy, StreamDemand demand) {
-        Map<String, Long> ioNsByDisk = new TreeMap<>();
+        Map<String, DiskLoad> loadByDisk = new TreeMap<>();
         long sentBytesPerRound = 0;
         for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
-            long charged = policy.chargedBytes(share.getValue());
-            ioNsByDisk.put(share.getKey(), model(share.getKey()).ioNs(policy, charged));
+            DiskDemand need = share.getValue();
+            long charged = policy.chargedBytes(need);
+            long ioNs = model(share.getKey()).ioNs(policy, charged);
+            loadByDisk.put(share.getKey(), new DiskLoad(1, ioNs, need.averageBytesPerRound(),
+                need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound()));
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
         }
         long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
-        return new Charge(demand.streamId(), Collections.unmodifiableMap(ioNsByDisk), 2 * demand.peakFragmentBytes(),
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
             networkBitsPerSecond);
     }
 
@@ -269,11 +307,14 @@ public final class AdmissionController {
     private AdmissionDecision judge(State current, Charge charge, long nowNs) {
         AdmissionConfig config = current.config;
         long availableNs = config.continuousNs();
-        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
-            long neededNs = current.usedNsByDisk.getOrDefault(disk.getKey(), 0L) + disk.getValue();
+        AdmissionPolicy policy = config.policy();
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
+            DiskLoad with = current.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
+            long neededNs = roundNs(policy, disk.getKey(), with);
             if (neededNs > availableNs) {
-                long retry = disk.getValue() > availableNs ? 0 : retryAfterSeconds(current, nowNs,
-                    a -> a.charge.ioNsByDisk.getOrDefault(disk.getKey(), 0L), neededNs - availableNs);
+                long aloneNs = roundNs(policy, disk.getKey(), disk.getValue());
+                long retry = aloneNs > availableNs ? 0 : retryAfterSeconds(current, nowNs,
+                    a -> a.charge.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).ioNs(), neededNs - availableNs);
                 return new AdmissionDecision.Reject(charge.streamId, Resource.DISK_TIME, disk.getKey(), neededNs,
                     availableNs, retry);
             }
@@ -297,10 +338,11 @@ public final class AdmissionController {
     }
 
     /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
-    private static boolean fits(AdmissionConfig config, Map<String, Long> usedNsByDisk, long bufferBytes,
-                                long networkBitsPerSecond, Charge charge) {
-        for (Map.Entry<String, Long> disk : charge.ioNsByDisk.entrySet()) {
-            if (usedNsByDisk.getOrDefault(disk.getKey(), 0L) + disk.getValue() > config.continuousNs()) {
+    private boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytes,
+                         long networkBitsPerSecond, Charge charge) {
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
+            DiskLoad with = loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
+            if (roundNs(config.policy(), disk.getKey(), with) > config.continuousNs()) {
                 return false;
             }
         }
@@ -337,9 +379,30 @@ public final class AdmissionController {
         return current.config.defaultRetryAfterSeconds();
     }
 
-    /** What a stream is charged: IO time per round on each disk it touches, buffer memory, and network. */
-    private record Charge(long streamId, Map<String, Long> ioNsByDisk, long bufferBytes,
+    /** What a stream is charged: its load on each disk it touches, buffer memory, and network. */
+    private record Charge(long streamId, Map<String, DiskLoad> loadByDisk, long bufferBytes,
                           long networkBitsPerSecond) {
+    }
+
+    /**
+     * What streams ask of one disk's round, summed: how many they are, their IO times on the
+     * policy's curve for the fragment it charges (for ADM1 and ADM3 the round's time; for ADM2
+     * XTREAM's charge, and the share by which a retry-after is told), and their fragments' mean
+     * bytes, variances and peaks.
+     */
+    private record DiskLoad(int streams, long ioNs, double bytes, double varianceBytes2, double peakBytes) {
+
+        static final DiskLoad NONE = new DiskLoad(0, 0, 0, 0, 0);
+
+        DiskLoad plus(DiskLoad other) {
+            return new DiskLoad(streams + other.streams, ioNs + other.ioNs, bytes + other.bytes,
+                varianceBytes2 + other.varianceBytes2, peakBytes + other.peakBytes);
+        }
+
+        DiskLoad minus(DiskLoad other) {
+            return new DiskLoad(streams - other.streams, ioNs - other.ioNs, bytes - other.bytes,
+                Math.max(0, varianceBytes2 - other.varianceBytes2), peakBytes - other.peakBytes);
+        }
     }
 
     /**
@@ -357,26 +420,26 @@ public final class AdmissionController {
 
         final AdmissionConfig config;
         final Map<Long, Admitted> streams;
-        final Map<String, Long> usedNsByDisk;
+        final Map<String, DiskLoad> loadByDisk;
         final long bufferBytes;
         final long networkBitsPerSecond;
 
-        State(AdmissionConfig config, Map<Long, Admitted> streams, Map<String, Long> usedNsByDisk, long bufferBytes,
-              long networkBitsPerSecond) {
+        State(AdmissionConfig config, Map<Long, Admitted> streams, Map<String, DiskLoad> loadByDisk,
+              long bufferBytes, long networkBitsPerSecond) {
             this.config = config;
             this.streams = streams;
-            this.usedNsByDisk = usedNsByDisk;
+            this.loadByDisk = loadByDisk;
             this.bufferBytes = bufferBytes;
             this.networkBitsPerSecond = networkBitsPerSecond;
         }
 
         /** The streams, in admission order, under {@code config}: their sums counted in one pass. */
         static State of(AdmissionConfig config, Map<Long, Admitted> streams) {
-            Map<String, Long> used = new HashMap<>();
+            Map<String, DiskLoad> used = new HashMap<>();
             long buffer = 0;
             long network = 0;
             for (Admitted admitted : streams.values()) {
-                admitted.charge.ioNsByDisk.forEach((disk, ns) -> used.merge(disk, ns, Long::sum));
+                admitted.charge.loadByDisk.forEach((disk, load) -> used.merge(disk, load, DiskLoad::plus));
                 buffer += admitted.charge.bufferBytes;
                 network += admitted.charge.networkBitsPerSecond;
             }
@@ -386,8 +449,8 @@ public final class AdmissionController {
         State with(Admitted admitted) {
             Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
             newStreams.put(admitted.demand.streamId(), admitted);
-            Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
-            admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, ns, Long::sum));
+            Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
+            admitted.charge.loadByDisk.forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::plus));
             return new State(config, newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes,
                 networkBitsPerSecond + admitted.charge.networkBitsPerSecond);
         }
@@ -395,8 +458,8 @@ public final class AdmissionController {
         State without(long streamId) {
             Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
             Admitted admitted = newStreams.remove(streamId);
-            Map<String, Long> newUsed = new HashMap<>(usedNsByDisk);
-            admitted.charge.ioNsByDisk.forEach((disk, ns) -> newUsed.merge(disk, -ns, Long::sum));
+            Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
+            admitted.charge.loadByDisk.forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::minus));
             return new State(config, newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes,
                 networkBitsPerSecond - admitted.charge.networkBitsPerSecond);
         }

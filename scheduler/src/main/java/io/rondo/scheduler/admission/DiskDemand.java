@@ -1,13 +1,15 @@
 package io.rondo.scheduler.admission;
 
 /**
- * What one stream asks of one disk each round: the fragment it reads there, on average and at
- * its largest (a constant-bit-rate stream has both equal).
+ * What one stream asks of one disk each round: the fragment it reads there, on average, at its
+ * largest, and how much the sizes spread (a constant-bit-rate stream has all three the same
+ * size and no spread).
  *
  * @param averageBytesPerRound the mean fragment size on this disk
  * @param peakBytesPerRound    the largest fragment size on this disk
+ * @param sdBytesPerRound      the standard deviation of the fragment sizes on this disk
  */
-public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound) {
+public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, double sdBytesPerRound) {
 
     public DiskDemand {
         if (averageBytesPerRound < 0) {
@@ -17,10 +19,24 @@ public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound) {
             throw new IllegalArgumentException("a peak fragment (" + peakBytesPerRound
                 + " B) must not be smaller than the average one (" + averageBytesPerRound + " B)");
         }
+        if (!(sdBytesPerRound >= 0) || Double.isInfinite(sdBytesPerRound)) {
+            throw new IllegalArgumentException("a fragment size deviation must be finite and not negative, was "
+                + sdBytesPerRound);
+        }
+    }
+
+    /**
+     * A demand whose spread is unknown: taken at its largest, the Bhatia-Davis bound
+     * {@code sqrt((peak - average) * average)} that no sizes between 0 and the peak with that
+     * average exceed.
+     */
+    public DiskDemand(long averageBytesPerRound, long peakBytesPerRound) {
+        this(averageBytesPerRound, peakBytesPerRound,
+            Math.sqrt(Math.max(0.0, (double) (peakBytesPerRound - averageBytesPerRound) * averageBytesPerRound)));
     }
 
     /** A constant-bit-rate demand: every fragment {@code bytesPerRound} long. */
     public static DiskDemand constant(long bytesPerRound) {
-        return new DiskDemand(bytesPerRound, bytesPerRound);
+        return new DiskDemand(bytesPerRound, bytesPerRound, 0);
     }
 }

@@ -51,16 +51,25 @@ public final class ThroughputModel {
     /** A transfer long enough that rounding to whole nanoseconds does not show in a rate. */
     private static final long REFERENCE_BYTES = 1L << 30;
 
+    /**
+     * How many standard deviations above its mean a round is charged under {@link #roundNs}: a
+     * normal round passes its mean by 4.5 sigma once in about 300,000 rounds, and then runs into
+     * the D-reserve, not past its deadline.
+     */
+    public static final double ROUND_SIGMAS = 4.5;
+
     private final String name;
+    private final DiskModel disk;
     private final List<DiskProfile.MeasuredRow> rows;
     private final double meanAccessNs;
     private final double worstAccessNs;
     private final double meanNsPerByte;
     private final double worstNsPerByte;
 
-    private ThroughputModel(String name, List<DiskProfile.MeasuredRow> rows, double meanAccessNs,
+    private ThroughputModel(String name, DiskModel disk, List<DiskProfile.MeasuredRow> rows, double meanAccessNs,
                             double worstAccessNs, double meanNsPerByte, double worstNsPerByte) {
         this.name = name;
+        this.disk = disk;
         this.rows = rows;
         this.meanAccessNs = meanAccessNs;
         this.worstAccessNs = worstAccessNs;
@@ -80,7 +89,7 @@ public final class ThroughputModel {
         // The profiler's model: any move costs a (flat seek curve), a revolution is a_max - a, one zone at R.
         double accessNs = profile.maxSeekNs();
         double nsPerByte = nsPerByte(profile, 0);
-        return new ThroughputModel(profile.name(), profile.measuredRows(), accessNs,
+        return new ThroughputModel(profile.name(), profile, profile.measuredRows(), accessNs,
             accessNs + profile.worstCaseRotationNs(), nsPerByte, nsPerByte);
     }
 
@@ -95,7 +104,7 @@ public final class ThroughputModel {
         }
         double meanAccessNs = meanSeekNs(disk) + disk.worstCaseRotationNs() / 2.0;
         double worstAccessNs = disk.maxSeekNs() + disk.worstCaseRotationNs();
-        return new ThroughputModel(disk.toString(), List.of(), meanAccessNs, worstAccessNs, meanNsPerByte,
+        return new ThroughputModel(disk.toString(), disk, List.of(), meanAccessNs, worstAccessNs, meanNsPerByte,
             worstNsPerByte);
     }
 
@@ -144,6 +153,40 @@ public final class ThroughputModel {
     /** The time one IO of {@code ioBytes} is charged under {@code policy}'s curve. */
     public long ioNs(AdmissionPolicy policy, long ioBytes) {
         return ioNs(ioBytes, policy.usesMinCurve());
+    }
+
+    /**
+     * The time one round of {@code ios} fragments takes in SCAN order, charged at
+     * {@link #ROUND_SIGMAS} standard deviations above its mean (Rondo's ADM2): the streams'
+     * fragments summed per round, rather than each stream's IO time summed.
+     *
+     * <ul>
+     *   <li>Seeks: the scheduler reads a round's C-requests in one sweep (papers/001 Section
+     *       4), so {@code ios} seeks share one stroke of the disk; the seek curve being concave,
+     *       they take at most {@code ios * seek(C / ios)}.</li>
+     *   <li>Rotational delays: uniform over a revolution and independent, mean half a revolution
+     *       each and variance {@code rev^2 / 12}; never more than a revolution each.</li>
+     *   <li>Transfer: the bytes the round reads, {@code bytes} on average with variance
+     *       {@code varianceBytes2} (the sum of the streams' fragment variances), at the disk's mean
+     *       rate; never more than {@code peakBytes}, every stream's largest fragment at once.</li>
+     * </ul>
+     *
+     * The rotations and the transfer are charged together at their mean plus
+     * {@link #ROUND_SIGMAS} times the deviation of their sum, each capped at its worst case.
+     */
+    public long roundNs(int ios, double bytes, double varianceBytes2, double peakBytes) {
+        if (ios <= 0) {
+            return 0;
+        }
+        double seekNs = ios * (double) disk.seekNs(0, disk.capacityBytes() / ios);
+        double revolutionNs = disk.worstCaseRotationNs();
+        double rotationMeanNs = ios * revolutionNs / 2;
+        double rotationVariance = ios * revolutionNs * revolutionNs / 12;
+        double transferMeanNs = bytes * meanNsPerByte;
+        double transferVariance = varianceBytes2 * meanNsPerByte * meanNsPerByte;
+        double marginNs = ROUND_SIGMAS * Math.sqrt(rotationVariance + transferVariance);
+        double worstNs = ios * revolutionNs + Math.max(bytes, peakBytes) * meanNsPerByte;
+        return (long) Math.ceil(seekNs + Math.min(worstNs, rotationMeanNs + transferMeanNs + marginNs));
     }
 
     /** The throughput of IOs of {@code ioBytes} on one curve, in MB/s (10^6 bytes a second): Figure 3's axes. */

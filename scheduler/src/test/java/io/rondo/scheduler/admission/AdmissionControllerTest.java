@@ -18,15 +18,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Admission on {@link SmallDisk}, rounds of 100 ms with the default reserve of 20% for
- * D-requests: 80 ms for C-requests. A VBR stream of 100,000 B average and 150,000 B peak costs
- * 23 ms under ADM1 (min curve, peak), 19 ms under ADM2 (mean curve, peak), 14 ms under ADM3
- * (mean curve, average): 80 / 23 = 3.5, 80 / 19 = 4.2, 80 / 14 = 5.7, so 3, 4 and 5 streams.
+ * D-requests: 80 ms for C-requests. A VBR stream of 100,000 B average, 150,000 B peak and a
+ * deviation of 20,000 B costs 23 ms under ADM1 (min curve, peak) and 14 ms under ADM3 (mean
+ * curve, average): 80 / 23 = 3.5 and 80 / 14 = 5.7, so 3 and 5 streams.
+ *
+ * <p>ADM2 charges a round of n such streams as a whole ({@link ThroughputModel#roundNs}): one
+ * SCAN sweep's seeks, {@code n (1 + 3 / n)} = n + 3 ms; rotations of 2 ms each on average
+ * (variance 16 / 12 ms^2 each); transfers of 10 ms each (deviation 2 ms each); plus 4.5
+ * deviations of the rotations' and transfers' sum, {@code 4.5 sqrt(5.333 n)} ms, the whole never
+ * past 4 + 15 ms a stream: 1 stream 23 ms, 2 streams 43 ms (their worst), 3 60.0 ms, 4 75.79 ms,
+ * 5 91.24 ms, 6 106.5 ms. Or XTREAM's Adm2 charge, 19 ms a stream (mean curve, peak), where that
+ * is less: 19, 38, 57, 75.79, 91.24, 106.5 ms. So 4 streams in 80 ms, 5 in 100 ms, 2 in 50 ms.
  */
 class AdmissionControllerTest {
 
     private static final long MS = 1_000_000L;
     private static final long SECOND_NS = 1_000_000_000L;
-    private static final DiskDemand VBR = new DiskDemand(100_000, 150_000);
+    private static final DiskDemand VBR = new DiskDemand(100_000, 150_000, 20_000);
     private static final AdmissionConfig CONFIG = AdmissionConfig.defaults().withRound(Duration.ofMillis(100));
     /** Streams numbered 0, 1, 2, ... in the order admitted; these stand apart from them. */
     private static final long NEW = 100;
@@ -57,14 +65,32 @@ class AdmissionControllerTest {
         assertEquals(3, controller.capacity(AdmissionPolicy.ADM1, stream));
         assertEquals(4, controller.capacity(AdmissionPolicy.ADM2, stream));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, stream));
-        // A CBR stream of 100,000 B: 18 ms on the min curve, 14 ms on the mean: 4, 5, 5.
+        // A CBR stream of 100,000 B: 18 ms on the min curve, 14 ms on the mean: 4, 5 and 5 (ADM2's
+        // whole round of six, 9 + 72 + 4.5 sqrt(6 * 1.333) = 93.7 ms, is past 80 ms as six times 14).
         StreamDemand cbr = StreamDemand.onDisk(ANY, "d0", DiskDemand.constant(100_000));
         assertEquals(4, controller.capacity(AdmissionPolicy.ADM1, cbr));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM2, cbr));
         assertEquals(5, controller.capacity(AdmissionPolicy.ADM3, cbr));
     }
 
-    /** The fifth ADM2 stream would make the round 5 * 19 = 95 ms of the 80 ms available. */
+    /**
+     * A stream whose fragments' spread is not known is taken at the Bhatia-Davis bound, 70,711 B
+     * here, so the whole round's transfer is charged at the peaks: 3 streams 6 + 3 * 19 = 63 ms,
+     * 4 streams 83 ms. XTREAM's charge, 19 ms a stream, is less: ADM2 admits four, as XTREAM did.
+     */
+    @Test
+    void underAdm2AStreamOfUnknownSpreadIsChargedAsXtreamDid() {
+        AdmissionController controller = controller(CONFIG);
+        DiskDemand unknown = new DiskDemand(100_000, 150_000);
+        int admitted = 0;
+        while (controller.admit(StreamDemand.onDisk(admitted, "d0", unknown)).accepted()) {
+            admitted++;
+        }
+        assertEquals(4, admitted);
+        assertEquals(76 * MS, controller.committedNs("d0"), 5_000);
+    }
+
+    /** The fifth ADM2 stream would make the round 91.24 ms of the 80 ms available. */
     @Test
     void aRejectionNamesTheDiskAndTheTimes() {
         AdmissionController controller = controller(CONFIG);
@@ -76,10 +102,10 @@ class AdmissionControllerTest {
         assertFalse(reject.accepted());
         assertEquals(Resource.DISK_TIME, reject.resource());
         assertEquals("d0", reject.disk());
-        assertEquals(95 * MS, reject.needed(), 5_000);
+        assertEquals(91_238_000, reject.needed(), 5_000);
         assertEquals(80 * MS, reject.available());
         assertTrue(reject.reason().contains("disk-time on disk d0: the round with the stream added would need "
-            + "95.0 ms of the 80.0 ms available"), reject.reason());
+            + "91.2 ms of the 80.0 ms available"), reject.reason());
         assertEquals(CONFIG.defaultRetryAfterSeconds(), reject.retryAfterSeconds(),
             "no admitted stream's end is known: the default");
         assertFalse(controller.isAdmitted(4L));
@@ -87,7 +113,7 @@ class AdmissionControllerTest {
     }
 
     /**
-     * The round is 15 ms over; any one stream's 19 ms frees enough, so the wait is for the
+     * The round is 11 ms over; any one stream's 19 ms frees enough, so the wait is for the
      * first known end: stream 1 ends 10 s after admission, and 4 s have passed.
      */
     @Test
@@ -160,8 +186,9 @@ class AdmissionControllerTest {
     }
 
     /**
-     * The reserve for D-requests is kept out of every round: with none, 100 / 19 = 5.3 ADM2
-     * streams fit; with the default 20%, 80 / 19 = 4.2; with half the round, 50 / 19 = 2.6.
+     * The reserve for D-requests is kept out of every round: with none, 5 ADM2 streams fit
+     * (91.24 ms of 100 ms); with the default 20%, 4 (75.79 of 80); with half the round, 2
+     * (38 of 50).
      */
     @Test
     void theReserveForDRequestsIsHonoured() {
@@ -301,7 +328,8 @@ class AdmissionControllerTest {
 
         controller.release(ON_D1);
         assertTrue(controller.admit(striped).accepted());
-        assertEquals(controller.committedNs("d1") / 4, controller.committedNs("d0"));
+        assertEquals(19 * MS, controller.committedNs("d0"), 5_000, "one stream: XTREAM's charge");
+        assertEquals(75_785_000, controller.committedNs("d1"), 5_000, "four streams' round");
         assertEquals(300_000 * 4, controller.bufferBytesInUse(), "one stream, one pair of buffers, however striped");
     }
 
@@ -318,7 +346,7 @@ class AdmissionControllerTest {
 
     // ---- settings changed at run time ----
 
-    /** With no reserve a round has 100 ms for the streams: a fifth ADM2 stream (95 ms) fits, a sixth does not. */
+    /** With no reserve a round has 100 ms for the streams: a fifth ADM2 stream (91.24 ms) fits, a sixth (106.5) not. */
     @Test
     void loweringTheReserveAdmitsMoreAtOnce() {
         AdmissionController controller = controller(CONFIG);
@@ -334,8 +362,8 @@ class AdmissionControllerTest {
     }
 
     /**
-     * Half the round reserved leaves 50 ms: of four ADM2 streams (19 ms each) the first two fit
-     * and the last two exceed. All four keep playing; new streams are refused until the disk's
+     * Half the round reserved leaves 50 ms: of four ADM2 streams the first two fit (38 ms)
+     * and the last two exceed (60.0 ms with a third). All four keep playing; new streams are refused until the disk's
      * streams fit the 50 ms with the newcomer, that is until three have ended.
      */
     @Test
@@ -352,21 +380,21 @@ class AdmissionControllerTest {
         assertEquals(50 * MS, reject.available());
         assertTrue(controller.release(0L));
         assertTrue(controller.release(1L));
-        assertFalse(controller.admit(stream(NEW, null)).accepted(), "38 + 19 ms is still past 50 ms");
+        assertFalse(controller.admit(stream(NEW, null)).accepted(), "three streams' 60 ms is still past 50 ms");
         assertTrue(controller.release(2L));
         assertTrue(controller.admit(stream(NEW, null)).accepted());
     }
 
     /**
-     * ADM2 to ADM3: the four streams are charged their average fragments again (14 ms each, 56 ms),
-     * so a fifth fits and the capacity is five. Back to ADM1 (23 ms each), three of the five fit
-     * 80 ms and two exceed.
+     * ADM2 (75.79 ms for four) to ADM3: the four streams are charged their average fragments
+     * again (14 ms each, 56 ms), so a fifth fits and the capacity is five. Back to ADM1 (23 ms
+     * each), three of the five fit 80 ms and two exceed.
      */
     @Test
     void changingThePolicyChargesTheAdmittedStreamsAgain() {
         AdmissionController controller = controller(CONFIG);
         fill(controller, 0L, 4);
-        assertEquals(76 * MS, controller.committedNs("d0"), 5_000);
+        assertEquals(75_785_000, controller.committedNs("d0"), 5_000);
 
         assertEquals(new Reconfiguration(4, 0), controller.reconfigure(CONFIG.withPolicy(AdmissionPolicy.ADM3)));
 

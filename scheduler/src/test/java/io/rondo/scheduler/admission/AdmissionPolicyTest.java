@@ -37,5 +37,18 @@ class AdmissionPolicyTest {
         assertEquals(150, AdmissionPolicy.ADM1.chargedBytes(vbr));
         assertEquals(150, AdmissionPolicy.ADM2.chargedBytes(vbr));
         assertEquals(100, AdmissionPolicy.ADM3.chargedBytes(vbr));
+        assertFalse(AdmissionPolicy.ADM1.chargesWholeRounds());
+        assertTrue(AdmissionPolicy.ADM2.chargesWholeRounds());
+        assertFalse(AdmissionPolicy.ADM3.chargesWholeRounds());
+    }
+
+    /** A demand whose spread is not given is taken at the largest any sizes from 0 to its peak can have. */
+    @Test
+    void anUnknownSpreadIsTheBhatiaDavisBound() {
+        assertEquals(Math.sqrt(50.0 * 100), new DiskDemand(100, 150).sdBytesPerRound(), 1e-9);
+        assertEquals(0, DiskDemand.constant(100).sdBytesPerRound());
+        assertEquals(0, new DiskDemand(100, 100).sdBytesPerRound());
+        assertThrows(IllegalArgumentException.class, () -> new DiskDemand(100, 150, -1));
+        assertThrows(IllegalArgumentException.class, () -> new DiskDemand(100, 150, Double.NaN));
     }
 }

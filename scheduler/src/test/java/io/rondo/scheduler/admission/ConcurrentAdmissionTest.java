@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConcurrentAdmissionTest {
 
     private static final int THREADS = 8;
-    private static final DiskDemand VBR = new DiskDemand(100_000, 150_000);
-    /** {@link SmallDisk}, 100 ms rounds with a 20% reserve and ADM2: 80 / 19 = 4 streams per disk. */
+    private static final DiskDemand VBR = new DiskDemand(100_000, 150_000, 20_000);
+    /** {@link SmallDisk}, 100 ms rounds with a 20% reserve and ADM2: 4 streams per disk (AdmissionControllerTest). */
     private static final AdmissionConfig CONFIG = AdmissionConfig.defaults().withRound(Duration.ofMillis(100));
 
     @Test

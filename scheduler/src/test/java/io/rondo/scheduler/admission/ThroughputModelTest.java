@@ -72,6 +72,28 @@ class ThroughputModelTest {
     }
 
     /**
+     * ADM2's whole round on SmallDisk (AdmissionControllerTest works it out): four fragments of
+     * 100,000 B (deviation 20,000 B) in one sweep take 4 * 1.75 ms of seeks, 8 ms of rotation and
+     * 40 ms of transfer on average, plus 4.5 * sqrt(4 * 16 / 12 + 4 * 4) = 20.785 ms of margin.
+     * One CBR fragment alone is capped at its worst, a seek of 4 ms plus a revolution and its
+     * transfer, 18 ms, though its mean plus margin would pass it; and a round's transfer at every
+     * stream's peak.
+     */
+    @Test
+    void aWholeRoundIsChargedAtItsMeanPlusAMarginNeverPastItsWorst() {
+        ThroughputModel model = ThroughputModel.of(new SmallDisk());
+
+        assertEquals(75_785_000, model.roundNs(4, 400_000, 4 * 20_000.0 * 20_000, 600_000), NS_TOLERANCE);
+        assertEquals(18 * MS, model.roundNs(1, 100_000, 0, 100_000), NS_TOLERANCE);
+        assertEquals(3 * MS + 3 * MS + 3 * 4 * MS + 3 * 15 * MS,
+            model.roundNs(3, 300_000, 3 * 5e9, 450_000), NS_TOLERANCE, "the transfer capped at the peaks");
+        assertEquals(0, model.roundNs(0, 0, 0, 0), "no stream, no round");
+        ThroughputModel paper = ThroughputModel.of(DiskProfile.paperDisk());
+        assertTrue(paper.roundNs(20, 20 * 250_000, 0, 20 * 250_000) < 20 * paper.meanCurveNs(250_000),
+            "on papers/001's disk one sweep's seeks cost less than twenty random ones, margin and all");
+    }
+
+    /**
      * papers/001 Table 1: the mean seek over two uniform positions is 8.49 ms (the seek at the
      * mean distance 6720 / 3 = 2240 cylinders would be 3.8635 + 0.0021 * 2240 = 8.57 ms; the
      * concave square-root piece pulls the mean below it). An 800,000-byte fragment transfers in
