@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.bench;
 
+import io.rondo.benchmarks.accuracy.AdmissionAccuracyPreset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,13 +21,14 @@ import java.util.concurrent.Callable;
         "",
         "Presets (--preset NAME, or NAME as a subcommand; each takes --help, --quick for a smoke run, --out DIR):",
         "  discrete-vs-nginx  discrete HTTP requests, Rondo beside nginx (sendfile, directio+aio), then with streams",
+        "  table1             papers/000 Table 1: MaxN against what Adm1, Adm2 and Adm3 admit, emulated paper disk",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
         ""},
     mixinStandardHelpOptions = true,
     version = "Rondo bench 0.1.0",
-    subcommands = {DiscretePreset.class},
+    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",
