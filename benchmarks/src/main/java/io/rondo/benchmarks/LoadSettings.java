@@ -20,7 +20,7 @@ public record LoadSettings(String host, int port, String objectName, int streams
                     ClientProfile profile, boolean retry, int threads) {
 
     /** Checks the counts and times. */
-    LoadSettings {
+    public LoadSettings {
         if (objectName == null || objectName.isEmpty()) {
             throw new IllegalArgumentException("the object's name is empty");
         }
