@@ -83,6 +83,7 @@ final class Figure14Report {
             if (p.glitches() >= 0) {
                 phase.put("lateDataFragments", p.glitches());
                 phase.put("dataRfc3550JitterMeanMs", number(p.dataJitterMeanNs() / NS_PER_MS));
+                phase.put("pacedReadsThatWaitedForData", p.readsThatWaited());
             }
             Map<String, Object> greedy = delays(p.greedy());
             greedy.put("bytes", p.greedyBytes());
@@ -131,6 +132,14 @@ final class Figure14Report {
             md.append(row(p, true)).append('\n');
             md.append(row(p, false)).append('\n');
         }
+        for (Phase p : phases) {
+            if (p.readsThatWaited() >= 0) {
+                md.append(String.format(Locale.ROOT, "%n%s: %d streams admitted; %d DATA arrived after their deadline;"
+                    + " %d paced reads found their fragment not yet there and waited for it (every other read's jitter"
+                    + " is the reading thread's own wake-up).%n", p.server(), p.streamsAdmitted(), p.glitches(),
+                    p.readsThatWaited()));
+            }
+        }
         md.append('\n').append("Page cache: ").append(String.join("; ", cacheNotes)).append(".\n");
         md.append(String.format(Locale.ROOT, "Runtime %.0f s; settings %s.%n", runtimeNs / 1e9, settings));
         return md.toString();
@@ -170,8 +179,9 @@ final class Figure14Report {
                     streams ? "" : String.format(Locale.ROOT, "%.0f", p.greedyMegabytesPerSecond())));
             }
             if (p.glitches() >= 0) {
-                t.append(String.format(Locale.ROOT, "  %-15s %d streams admitted, %d DATA after their deadline%n",
-                    "", p.streamsAdmitted(), p.glitches()));
+                t.append(String.format(Locale.ROOT, "  %-15s %d streams admitted, %d DATA after their deadline,"
+                    + " %d reads waited for their DATA%n", "", p.streamsAdmitted(), p.glitches(),
+                    p.readsThatWaited()));
             }
             for (DelayLog log : List.of(p.streams(), p.greedy())) {
                 if (log.failures() > 0) {

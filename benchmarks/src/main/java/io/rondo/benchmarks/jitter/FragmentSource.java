@@ -26,6 +26,7 @@ final class FragmentSource implements PacedReader.BlockSource {
     private final int blockBytes;
     private Fragment current;
     private long currentOffset;
+    private volatile long waits;
 
     /** @param blockBytes how much one read takes */
     FragmentSource(int blockBytes) {
@@ -69,7 +70,11 @@ final class FragmentSource implements PacedReader.BlockSource {
     @Override
     public long readNext() throws InterruptedException {
         if (current == null || currentOffset >= current.bytes()) {
-            Fragment next = arrived.take();
+            Fragment next = arrived.poll();
+            if (next == null) {
+                waits++;
+                next = arrived.take();
+            }
             if (next == END) {
                 arrived.add(END);
                 return -1;
@@ -80,6 +85,14 @@ final class FragmentSource implements PacedReader.BlockSource {
         int length = (int) Math.min(blockBytes, current.bytes() - currentOffset);
         currentOffset += length;
         return blockMediaNs(current, length);
+    }
+
+    /**
+     * Reads that found their fragment not yet arrived and waited for it: the only reads whose
+     * jitter Rondo's delivery can cause; every other read's jitter is the reader's own wake-up.
+     */
+    long waits() {
+        return waits;
     }
 
     /** A block's share of its fragment's display time: its bytes' share of the fragment's. */

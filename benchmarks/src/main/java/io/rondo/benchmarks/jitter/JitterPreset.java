@@ -338,7 +338,9 @@ public final class JitterPreset implements Callable<Integer> {
             LoadSummary summary = LoadSummary.of(load, results[0]);
             double dataJitterSum = 0;
             int dataJitterCount = 0;
+            long waited = 0;
             for (FragmentSource source : sources) {
+                waited += source.waits();
                 double j = source.dataJitterNs();
                 if (!Double.isNaN(j)) {
                     dataJitterSum += j;
@@ -349,7 +351,7 @@ public final class JitterPreset implements Callable<Integer> {
             extra.put("rondoStreamLoad", summary.json());
             return new Phase("rondo", true, paced, greedyRun.log, greedyRun.bytes(), greedyRun.elapsedNs(),
                 summary.admitted(), summary.lateFragments(),
-                dataJitterCount > 0 ? dataJitterSum / dataJitterCount : Double.NaN, extra);
+                dataJitterCount > 0 ? dataJitterSum / dataJitterCount : Double.NaN, waited, extra);
         }
     }
 
@@ -391,7 +393,7 @@ public final class JitterPreset implements Callable<Integer> {
             greedyRun.stop();
             connections.forEach(HttpConnection::close);
             return new Phase(variant.label(), false, paced, greedyRun.log, greedyRun.bytes(), greedyRun.elapsedNs(),
-                s.streams, -1, Double.NaN, Map.of());
+                s.streams, -1, Double.NaN, -1, Map.of());
         }
     }
 

@@ -14,11 +14,15 @@ import java.util.Map;
  * @param elapsedNs how long the greedy readers ran
  * @param streamsAdmitted streams that ran (for Rondo, admitted; for nginx, every reader)
  * @param glitches Rondo's DATA that arrived after their deadline; -1 for a server that sets none
- * @param dataJitterMeanNs Rondo's DATA's RFC 3550 jitter (arrival against deadline), mean over streams; NaN for nginx
+ * @param dataJitterMeanNs Rondo's DATA's RFC 3550 jitter (arrival against deadline), mean over streams; NaN
+ *     for nginx
+ * @param readsThatWaited Rondo's paced reads that found their fragment not yet there; -1 for nginx, whose every
+ *     read waits for the server
  * @param extra the server's own figures for the JSON (Rondo's stream load summary)
  */
 record Phase(String server, boolean guaranteed, DelayLog streams, DelayLog greedy, long greedyBytes, long elapsedNs,
-             long streamsAdmitted, long glitches, double dataJitterMeanNs, Map<String, Object> extra) {
+             long streamsAdmitted, long glitches, double dataJitterMeanNs, long readsThatWaited,
+             Map<String, Object> extra) {
 
     /** The greedy readers' throughput, MB (10^6 bytes) a second. */
     double greedyMegabytesPerSecond() {
