@@ -16,6 +16,7 @@ final class DelayLog {
     private static final int SIGNIFICANT_DIGITS = 3;
 
     private final Histogram delays = new Histogram(SIGNIFICANT_DIGITS);
+    private final Histogram wakeUps = new Histogram(SIGNIFICANT_DIGITS);
     private final List<Double> streamJitterNs = new ArrayList<>();
     private long bytes;
     private long failures;
@@ -25,6 +26,16 @@ final class DelayLog {
     synchronized void record(long delayNs, long bytesRead) {
         delays.recordValue(Math.max(0, delayNs));
         bytes += bytesRead;
+    }
+
+    /** A paced read's thread woke {@code delayNs} after the read was due. */
+    synchronized void wokeLate(long delayNs) {
+        wakeUps.recordValue(Math.max(0, delayNs));
+    }
+
+    /** A copy of the paced reads' wake-up delays, in nanoseconds; empty for greedy reads. */
+    synchronized Histogram wakeUps() {
+        return wakeUps.copy();
     }
 
     /** A stream's reads are over: its RFC 3550 interarrival jitter. */

@@ -108,6 +108,11 @@ final class Figure14Report {
         for (long t : THRESHOLDS_NS) {
             m.put("laterThan" + (t / 1_000_000) + "Ms", laterCount(h, t));
         }
+        Histogram wakeUps = log.wakeUps();
+        if (wakeUps.getTotalCount() > 0) {
+            m.put("readerWakeUpDelay", Map.of("p99Ms", ms(wakeUps, 99), "p999Ms", ms(wakeUps, 99.9),
+                "maxMs", wakeUps.getMaxValue() / NS_PER_MS));
+        }
         List<Double> rfc = log.streamJitterNs();
         m.put("rfc3550JitterMsByStream", rfc.stream().map(j -> j / NS_PER_MS).toList());
         m.put("failures", log.failures());
@@ -126,8 +131,8 @@ final class Figure14Report {
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("| server | reader | reads | p50 ms | p99 ms | p99.9 ms | max ms | > 5 ms | > 100 ms "
-            + "| RFC 3550 J ms (mean / max) | late DATA | greedy MB/s |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            + "| RFC 3550 J ms (mean / max) | reader wake-up p99.9 / max ms | late DATA | greedy MB/s |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Phase p : phases) {
             md.append(row(p, true)).append('\n');
             md.append(row(p, false)).append('\n');
@@ -154,12 +159,16 @@ final class Figure14Report {
         String rfcText = streams && !rfc.isEmpty() ? String.format(Locale.ROOT, "%.3f / %.3f",
             rfc.stream().mapToDouble(Double::doubleValue).average().orElse(0) / NS_PER_MS,
             rfc.stream().mapToDouble(Double::doubleValue).max().orElse(0) / NS_PER_MS) : "";
+        Histogram wakeUps = log.wakeUps();
+        String wake = streams && wakeUps.getTotalCount() > 0 ? fixed(ms(wakeUps, 99.9)) + " / "
+            + fixed(wakeUps.getMaxValue() / NS_PER_MS) : "";
         String late = streams && p.glitches() >= 0 ? Long.toString(p.glitches()) : "";
         String mbps = streams ? "" : String.format(Locale.ROOT, "%.0f", p.greedyMegabytesPerSecond());
-        return String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %d | %d | %s | %s | %s |", p.server(),
+        return String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %d | %d | %s | %s | %s | %s |",
+            p.server(),
             reader, h.getTotalCount(), fixed(ms(h, 50)), fixed(ms(h, 99)), fixed(ms(h, 99.9)),
             fixed(h.getTotalCount() == 0 ? 0 : h.getMaxValue() / NS_PER_MS), laterCount(h, THRESHOLDS_NS[0]),
-            laterCount(h, THRESHOLDS_NS[1]), rfcText, late, mbps);
+            laterCount(h, THRESHOLDS_NS[1]), rfcText, wake, late, mbps);
     }
 
     /** The one-screen summary. */
@@ -182,6 +191,11 @@ final class Figure14Report {
                 t.append(String.format(Locale.ROOT, "  %-15s %d streams admitted, %d DATA after their deadline,"
                     + " %d reads waited for their DATA%n", "", p.streamsAdmitted(), p.glitches(),
                     p.readsThatWaited()));
+            }
+            Histogram wakeUps = p.streams().wakeUps();
+            if (wakeUps.getTotalCount() > 0) {
+                t.append(String.format(Locale.ROOT, "  %-15s the stream readers' own wake-up delay: p99.9 %s ms, max %s"
+                    + " ms%n", "", fixed(ms(wakeUps, 99.9)), fixed(wakeUps.getMaxValue() / NS_PER_MS)));
             }
             for (DelayLog log : List.of(p.streams(), p.greedy())) {
                 if (log.failures() > 0) {

@@ -66,6 +66,8 @@ public final class JitterPreset implements Callable<Integer> {
     private static final long FIRST_DATA_LIMIT_NS = 30 * SECOND_NS;
     /** How long the paced reads of a best-effort stream wait before their first read: one round, as Rondo's. */
     private static final long FIRST_READ_AFTER_NS = SECOND_NS;
+    /** How long past the phase's end the greedy readers' process may take to stop and write its results. */
+    private static final long GREEDY_STOP_NS = 30 * SECOND_NS;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results/figure14",
         description = "Where figure14.json, .md and .png go (default: ${DEFAULT-VALUE}).")
@@ -108,6 +110,11 @@ public final class JitterPreset implements Callable<Integer> {
         description = "The nginx variants to run, directio and/or sendfile (default: directio,sendfile; "
             + "--quick: directio).")
     List<String> variants;
+
+    @Option(names = "--greedy-nice", paramLabel = "N", defaultValue = "19",
+        description = "The greedy readers run in a process of their own at this nice level (default: "
+            + "${DEFAULT-VALUE}), as papers/002's ran at a lower CPU priority than the paced reader; 0 for the same.")
+    int greedyNice;
 
     @Option(names = "--no-drop-caches", description = "Leave the page cache alone between phases.")
     boolean keepCaches;
@@ -168,18 +175,19 @@ public final class JitterPreset implements Callable<Integer> {
             greedy != null ? greedy : 8,
             greedyMib != null ? greedyMib : quick ? 8 : 256,
             durationSeconds != null ? durationSeconds : quick ? 5 : 60,
-            blockBytes, bitrateKbit, List.copyOf(chosen), !keepCaches, quick);
+            blockBytes, bitrateKbit, greedyNice, List.copyOf(chosen), !keepCaches, quick);
         if (s.streams < 1 || s.greedy < 0 || s.greedyMib < 1 || s.durationSeconds < 1 || s.blockBytes < 1
-            || s.bitrateKbit < 100) {
+            || s.bitrateKbit < 100 || s.greedyNice < 0 || s.greedyNice > 19) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--streams, --greedy-size and "
-                + "--duration must be at least 1, --greedy at least 0, --bitrate at least 100 kbit/s");
+                + "--duration must be at least 1, --greedy at least 0, --bitrate at least 100 kbit/s, "
+                + "--greedy-nice 0 to 19");
         }
         return s;
     }
 
     /** What a run does. */
     record Settings(int streams, int greedy, int greedyMib, int durationSeconds, int blockBytes, int bitrateKbit,
-                    List<Nginx.Variant> variants, boolean dropCaches, boolean quick) {
+                    int greedyNice, List<Nginx.Variant> variants, boolean dropCaches, boolean quick) {
 
         long durationNs() {
             return TimeUnit.SECONDS.toNanos(durationSeconds);
@@ -206,6 +214,7 @@ public final class JitterPreset implements Callable<Integer> {
             m.put("clip", String.format(Locale.ROOT, "H.264 640x360 25 fps, %d kbit/s, GOP 250, %d s",
                 bitrateKbit, clipSeconds()));
             m.put("nginxVariants", variants.stream().map(Nginx.Variant::label).toList());
+            m.put("greedyNice", greedyNice);
             m.put("dropCaches", dropCaches);
             m.put("quick", quick);
             m.put("cores", Runtime.getRuntime().availableProcessors());
@@ -322,7 +331,7 @@ public final class JitterPreset implements Callable<Integer> {
                             return;
                         }
                         PacedReader reader = new PacedReader(source, nanoClock, JitterPreset::sleepUntil,
-                            (dueNs, doneNs) -> paced.record(doneNs - dueNs, 0));
+                            JitterPreset.recordInto(paced));
                         reader.run(firstDueNs, Math.min(readersEndNs, firstDueNs + s.durationNs()));
                         paced.streamEnded(reader.interarrival());
                     } catch (InterruptedException | IOException e) {
@@ -330,7 +339,7 @@ public final class JitterPreset implements Callable<Integer> {
                     }
                 }));
             }
-            Greedy greedyRun = greedy(s, rondo.host(), rondo.httpPort(), big, startNs, readersEndNs);
+            Greedy greedyRun = new Greedy(s, rondo.host(), rondo.httpPort(), big, readersEndNs, "rondo");
             joinAll(readers);
             greedyRun.stop();
             run.stop();
@@ -379,7 +388,7 @@ public final class JitterPreset implements Callable<Integer> {
                 int index = i;
                 readers.add(start("figure14-" + variant.label() + "-stream-" + i, () -> {
                     PacedReader reader = new PacedReader(source, nanoClock, JitterPreset::sleepUntil,
-                        (dueNs, doneNs) -> paced.record(doneNs - dueNs, 0));
+                        JitterPreset.recordInto(paced));
                     try {
                         reader.run(firstDueNs, Math.min(readersEndNs, firstDueNs + s.durationNs()));
                     } catch (InterruptedException | IOException e) {
@@ -388,7 +397,7 @@ public final class JitterPreset implements Callable<Integer> {
                     paced.streamEnded(reader.interarrival());
                 }));
             }
-            Greedy greedyRun = greedy(s, host, port, big, startNs, readersEndNs);
+            Greedy greedyRun = new Greedy(s, host, port, big, readersEndNs, variant.label());
             joinAll(readers);
             greedyRun.stop();
             connections.forEach(HttpConnection::close);
@@ -397,45 +406,56 @@ public final class JitterPreset implements Callable<Integer> {
         }
     }
 
-    /** The greedy readers of a phase, each on a file of its own, as papers/002's "separate files". */
+    /**
+     * The greedy readers of a phase, each on a file of its own as papers/002's "separate files", in
+     * a {@link GreedyLoad} process under {@code nice -n --greedy-nice}.
+     */
     private final class Greedy {
         private final DelayLog log = new DelayLog();
-        private final List<GreedyReader> readers = new ArrayList<>();
-        private final List<HttpConnection> connections = new ArrayList<>();
-        private final List<Thread> threads = new ArrayList<>();
-        private final long startNs;
-        private long stopNs;
+        private final Process process;
+        private final Path results;
+        private final long endNs;
+        private long bytes;
+        private long elapsedNs;
 
-        Greedy(long startNs) {
-            this.startNs = startNs;
+        Greedy(Settings s, String host, int port, FileSet big, long endNs, String phase) throws IOException {
+            this.endNs = endNs;
+            this.results = work.resolve("greedy-" + phase + ".txt");
+            Files.deleteIfExists(results);
+            List<String> command = new ArrayList<>(List.of("nice", "-n", Integer.toString(s.greedyNice),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
+                System.getProperty("java.class.path"), GreedyLoad.class.getName(), host, Integer.toString(port),
+                Long.toString(Math.max(0, endNs - nanoClock.getAsLong())), results.toString()));
+            for (int i = 0; i < s.greedy; i++) {
+                command.add("/" + big.names().get(i % big.count()));
+            }
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(work.resolve("greedy-" + phase + ".log").toFile()).start();
         }
 
         long bytes() {
-            return connections.stream().mapToLong(HttpConnection::bodyBytes).sum();
+            return bytes;
         }
 
         long elapsedNs() {
-            return stopNs - startNs;
+            return elapsedNs;
         }
 
-        void stop() throws InterruptedException {
-            stopNs = nanoClock.getAsLong();
-            readers.forEach(GreedyReader::stop);
-            joinAll(threads);
+        /** Waits for the process, which stops by itself at the phase's end, and reads what it saw. */
+        void stop() throws InterruptedException, IOException {
+            long waitNs = Math.max(0, endNs - nanoClock.getAsLong()) + GREEDY_STOP_NS;
+            if (!process.waitFor(waitNs, TimeUnit.NANOSECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("the greedy readers did not stop; see " + work.resolve("greedy-*.log"));
+            }
+            if (process.exitValue() != 0 || !Files.isRegularFile(results)) {
+                throw new IOException("the greedy readers failed (exit " + process.exitValue() + "); see "
+                    + work.resolve("greedy-*.log"));
+            }
+            GreedyLoad.Read read = GreedyLoad.Read.into(results, log);
+            bytes = read.bytes();
+            elapsedNs = read.elapsedNs();
         }
-    }
-
-    private Greedy greedy(Settings s, String host, int port, FileSet big, long startNs, long endNs) {
-        Greedy g = new Greedy(startNs);
-        for (int i = 0; i < s.greedy; i++) {
-            HttpConnection connection = new HttpConnection(host, port);
-            GreedyReader reader = new GreedyReader(connection, List.of("/" + big.names().get(i % big.count())),
-                nanoClock, endNs, g.log);
-            g.connections.add(connection);
-            g.readers.add(reader);
-            g.threads.add(start("figure14-greedy-" + i, reader));
-        }
-        return g;
     }
 
     // --- Helpers ---------------------------------------------------------------------------------------------
@@ -459,6 +479,14 @@ public final class JitterPreset implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return "page cache not dropped (interrupted)";
         }
+    }
+
+    /** A listener that records a read's jitter and its thread's wake-up delay into {@code log}. */
+    static PacedReader.ReadListener recordInto(DelayLog log) {
+        return (dueNs, wokeNs, doneNs) -> {
+            log.record(doneNs - dueNs, 0);
+            log.wokeLate(wokeNs - dueNs);
+        };
     }
 
     /** Parks until {@code dueNs} on {@link System#nanoTime()}. */

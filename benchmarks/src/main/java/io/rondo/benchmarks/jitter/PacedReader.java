@@ -35,8 +35,11 @@ public final class PacedReader {
 
     /** Told of every read, on the reader's thread. */
     public interface ReadListener {
-        /** A read due at {@code dueNs} completed at {@code doneNs}. */
-        void read(long dueNs, long doneNs);
+        /**
+         * A read due at {@code dueNs}, whose thread woke at {@code wokeNs}, completed at {@code doneNs}:
+         * {@code wokeNs - dueNs} is the reader's own wake-up delay, the part of the jitter no server causes.
+         */
+        void read(long dueNs, long wokeNs, long doneNs);
     }
 
     private final BlockSource source;
@@ -71,10 +74,11 @@ public final class PacedReader {
         long dueNs = firstDueNs;
         while (dueNs - endNs < 0) {
             sleeper.sleepUntil(dueNs);
+            long wokeNs = nanoClock.getAsLong();
             long mediaNs = source.readNext();
             long doneNs = nanoClock.getAsLong();
             reads++;
-            listener.read(dueNs, doneNs);
+            listener.read(dueNs, wokeNs, doneNs);
             interarrival.arrived(dueNs, doneNs);
             if (mediaNs < 0) {
                 break;

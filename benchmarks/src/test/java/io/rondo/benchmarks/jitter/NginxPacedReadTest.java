@@ -39,7 +39,7 @@ class NginxPacedReadTest {
                     1_000_000, 0);
                 DelayLog log = new DelayLog();
                 PacedReader reader = new PacedReader(source, System::nanoTime, JitterPreset::sleepUntil,
-                    (dueNs, doneNs) -> log.record(doneNs - dueNs, 0));
+                    JitterPreset.recordInto(log));
                 long startNs = System.nanoTime();
                 long reads = reader.run(startNs, startNs + 100_000_000);
                 assertEquals(10, reads, variant.label());
@@ -48,6 +48,8 @@ class NginxPacedReadTest {
                 assertEquals(10, jitter.getTotalCount());
                 assertTrue(jitter.getMaxValue() < 1_000_000_000L, variant.label() + ": a loopback read took over 1 s");
                 assertEquals(0, log.failures());
+                assertEquals(10, log.wakeUps().getTotalCount());
+                assertTrue(log.wakeUps().getMaxValue() <= jitter.getMaxValue(), "a read completes after its wake-up");
 
                 DelayLog greedyLog = new DelayLog();
                 GreedyReader downloader = new GreedyReader(greedy, List.of("/" + files.names().get(1)),

@@ -23,7 +23,8 @@ class PacedReaderTest {
             return mediaNs[i];
         };
         PacedReader.Sleeper sleeper = dueNs -> nowNs = Math.max(nowNs, dueNs);
-        return new PacedReader(source, () -> nowNs, sleeper, (dueNs, doneNs) -> reads.add(new long[] {dueNs, doneNs}));
+        return new PacedReader(source, () -> nowNs, sleeper,
+            (dueNs, wokeNs, doneNs) -> reads.add(new long[] {dueNs, doneNs, wokeNs}));
     }
 
     @Test
@@ -36,6 +37,7 @@ class PacedReaderTest {
         assertEquals(3, r.run(1_000_000, 1_000_000_000));
         assertEquals(List.of(1_000_000L, 11_000_000L, 21_000_000L), reads.stream().map(a -> a[0]).toList());
         assertEquals(List.of(100_000L, 3_000_000L, 200_000L), reads.stream().map(a -> a[1] - a[0]).toList());
+        assertEquals(List.of(0L, 0L, 0L), reads.stream().map(a -> a[2] - a[0]).toList(), "the sleeper woke on time");
     }
 
     @Test
