@@ -141,8 +141,9 @@ final class Figure14Report {
             if (p.readsThatWaited() >= 0) {
                 md.append(String.format(Locale.ROOT, "%n%s: %d streams admitted; %d DATA arrived after their deadline;"
                     + " %d paced reads found their fragment not yet there and waited for it (every other read's jitter"
-                    + " is the reading thread's own wake-up).%n", p.server(), p.streamsAdmitted(), p.glitches(),
-                    p.readsThatWaited()));
+                    + " is the reading thread's own wake-up); %s streams ended before their reads were over.%n",
+                    p.server(), p.streamsAdmitted(), p.glitches(), p.readsThatWaited(),
+                    p.extra().getOrDefault(JitterPreset.STREAMS_CUT_SHORT, 0L)));
             }
         }
         md.append('\n').append("Page cache: ").append(String.join("; ", cacheNotes)).append(".\n");
@@ -191,6 +192,11 @@ final class Figure14Report {
                 t.append(String.format(Locale.ROOT, "  %-15s %d streams admitted, %d DATA after their deadline,"
                     + " %d reads waited for their DATA%n", "", p.streamsAdmitted(), p.glitches(),
                     p.readsThatWaited()));
+            }
+            Object cutShort = p.extra().get(JitterPreset.STREAMS_CUT_SHORT);
+            if (cutShort instanceof Long n && n > 0) {
+                t.append(String.format(Locale.ROOT, "  %-15s %d streams ended before their reads were over: see"
+                    + " rondoStreamLoad in %s%n", "", n, JSON));
             }
             Histogram wakeUps = p.streams().wakeUps();
             if (wakeUps.getTotalCount() > 0) {

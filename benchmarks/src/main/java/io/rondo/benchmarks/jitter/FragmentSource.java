@@ -27,6 +27,7 @@ final class FragmentSource implements PacedReader.BlockSource {
     private Fragment current;
     private long currentOffset;
     private volatile long waits;
+    private volatile boolean endReached;
 
     /** @param blockBytes how much one read takes */
     FragmentSource(int blockBytes) {
@@ -77,6 +78,7 @@ final class FragmentSource implements PacedReader.BlockSource {
             }
             if (next == END) {
                 arrived.add(END);
+                endReached = true;
                 return -1;
             }
             current = next;
@@ -93,6 +95,11 @@ final class FragmentSource implements PacedReader.BlockSource {
      */
     long waits() {
         return waits;
+    }
+
+    /** Whether a read found the stream ended: before its reads were over, the stream was cut short. */
+    boolean endReached() {
+        return endReached;
     }
 
     /** A block's share of its fragment's display time: its bytes' share of the fragment's. */

@@ -119,6 +119,9 @@ public final class JitterPreset implements Callable<Integer> {
     @Option(names = "--no-drop-caches", description = "Leave the page cache alone between phases.")
     boolean keepCaches;
 
+    /** The JSON key of the Rondo streams that ended before their paced reads were over. */
+    static final String STREAMS_CUT_SHORT = "streamsEndedBeforeTheirReads";
+
     private final LongSupplier nanoClock = System::nanoTime;
     private PrintStream console = System.out;
 
@@ -348,8 +351,10 @@ public final class JitterPreset implements Callable<Integer> {
             double dataJitterSum = 0;
             int dataJitterCount = 0;
             long waited = 0;
+            long cutShort = 0;
             for (FragmentSource source : sources) {
                 waited += source.waits();
+                cutShort += source.endReached() ? 1 : 0;
                 double j = source.dataJitterNs();
                 if (!Double.isNaN(j)) {
                     dataJitterSum += j;
@@ -357,6 +362,7 @@ public final class JitterPreset implements Callable<Integer> {
                 }
             }
             Map<String, Object> extra = new LinkedHashMap<>();
+            extra.put(STREAMS_CUT_SHORT, cutShort);
             extra.put("rondoStreamLoad", summary.json());
             return new Phase("rondo", true, paced, greedyRun.log, greedyRun.bytes(), greedyRun.elapsedNs(),
                 summary.admitted(), summary.lateFragments(),

@@ -22,7 +22,7 @@ public final class PacedReader {
          * Reads the next block.
          *
          * @return its media time, in nanoseconds: how long after this read the next is due; -1 at
-         *     the end of the media
+         *     the end of the media, when nothing was read and the reader stops
          */
         long readNext() throws IOException, InterruptedException;
     }
@@ -76,13 +76,13 @@ public final class PacedReader {
             sleeper.sleepUntil(dueNs);
             long wokeNs = nanoClock.getAsLong();
             long mediaNs = source.readNext();
+            if (mediaNs < 0) {
+                break;
+            }
             long doneNs = nanoClock.getAsLong();
             reads++;
             listener.read(dueNs, wokeNs, doneNs);
             interarrival.arrived(dueNs, doneNs);
-            if (mediaNs < 0) {
-                break;
-            }
             dueNs = nextDueNs(dueNs, mediaNs, doneNs);
         }
         return reads;

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,9 +23,11 @@ class NginxPacedReadTest {
     Path dir;
 
     @BeforeEach
-    void nginxIsInstalled() {
+    void nginxIsInstalled() throws Exception {
         Assumptions.assumeTrue(Nginx.available(), "nginx is not installed at " + Nginx.binary()
             + " (apt-get install nginx-light): the paced reader's test against a real nginx is skipped");
+        // nginx's workers run as an unprivileged user: they must be able to enter the test's folder.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     @Test
