@@ -45,6 +45,7 @@ public final class LoadRun {
     private final PrintStream progress;
     private final List<PlayerHandler> players = new CopyOnWriteArrayList<>();
     private final AtomicIntegerArray claimed;
+    private volatile FragmentListener listener = FragmentListener.NONE;
     private volatile boolean stopping;
     private volatile LoadResults results;
 
@@ -107,6 +108,11 @@ public final class LoadRun {
         }
     }
 
+    /** Tells {@code fragmentListener} of every DATA the players receive; set it before {@link #run()}. */
+    public void listen(FragmentListener fragmentListener) {
+        this.listener = fragmentListener;
+    }
+
     /** Ends the run early (Ctrl-C): open streams are stopped, unopened ones never open. */
     public void stop() {
         stopping = true;
@@ -116,7 +122,7 @@ public final class LoadRun {
         if (stopping || !claimed.compareAndSet(index, 0, 1)) {
             return;
         }
-        PlayerHandler player = new PlayerHandler(index, settings, gathered, nanoClock);
+        PlayerHandler player = new PlayerHandler(index, settings, gathered, nanoClock, listener);
         players.add(player);
         ChannelFuture connecting = bootstrap.clone().handler(player).connect(settings.host(), settings.port());
         connecting.addListener(done -> {
@@ -131,6 +137,7 @@ public final class LoadRun {
         for (int i = 0; i < settings.streams(); i++) {
             if (claimed.compareAndSet(i, 0, 1)) {
                 gathered.streamEnded(StreamRecord.unopened(i, Outcome.STOPPED, "never opened: the run was stopped"));
+                listener.ended(i);
             }
         }
         players.forEach(PlayerHandler::stop);

@@ -55,6 +55,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     private final LongSupplier nanoClock;
     private final FrameDecoder decoder = new FrameDecoder();
     private final PlayerBuffer buffer;
+    private final FragmentListener listener;
 
     private ChannelHandlerContext ctx;
     private volatile boolean stopRequested;
@@ -92,6 +93,19 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
      * @param nanoClock the monotonic clock arrivals are measured on
      */
     PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock) {
+        this(index, settings, results, nanoClock, FragmentListener.NONE);
+    }
+
+    /**
+     * @param index the stream's number in the run, from 0
+     * @param settings what to open, with what profile, for how long
+     * @param results where the player reports what it sees
+     * @param nanoClock the monotonic clock arrivals are measured on
+     * @param listener told of every DATA and of the stream's end
+     */
+    PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock,
+                  FragmentListener listener) {
+        this.listener = listener;
         this.index = index;
         this.settings = settings;
         this.results = results;
@@ -234,6 +248,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         lastPresentationNs = data.presentationNs();
         lastArrivalNs = nowNs;
         results.fragment(latenessNs, size, nowNs);
+        listener.fragment(index, nowNs, acceptNs + data.deadlineNs(), fragmentDurationNs, size);
         buffer.received(data.presentationNs(), fragmentDurationNs, size, acceptNs + data.deadlineNs());
         if (buffer.full(nowNs) && ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);
@@ -327,6 +342,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         cancel(stepTimer);
         cancel(reportTimer);
         cancel(refillTimer);
+        listener.ended(index);
         results.streamEnded(new LoadResults.StreamRecord(index, outcome, detail, admitted, rejects, bitsPerSecond,
             fragments, bytes, lateFragments, missingFragments, sequenceFaults, openToAcceptNs, openToFirstDataNs,
             fragments >= 3 ? lastPresentationNs - secondPresentationNs : 0,

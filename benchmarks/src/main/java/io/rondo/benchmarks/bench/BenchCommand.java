@@ -1,6 +1,7 @@
 package io.rondo.benchmarks.bench;
 
 import io.rondo.benchmarks.accuracy.AdmissionAccuracyPreset;
+import io.rondo.benchmarks.jitter.JitterPreset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,13 +23,15 @@ import java.util.concurrent.Callable;
         "Presets (--preset NAME, or NAME as a subcommand; each takes --help, --quick for a smoke run, --out DIR):",
         "  discrete-vs-nginx  discrete HTTP requests, Rondo beside nginx (sendfile, directio+aio), then with streams",
         "  table1             papers/000 Table 1: MaxN against what Adm1, Adm2 and Adm3 admit, emulated paper disk",
+        "  figure14           papers/002 Figure 14: stream jitter, Rondo's guarantees beside nginx's paced Range",
+        "                     reads, under 8 greedy downloaders",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
         ""},
     mixinStandardHelpOptions = true,
     version = "Rondo bench 0.1.0",
-    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class},
+    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",

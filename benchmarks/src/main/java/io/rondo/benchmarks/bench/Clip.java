@@ -8,11 +8,11 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A clip as people have them, made by ffmpeg for the stream clients: H.264 in a plain MP4 at a
- * capped bit rate with a long GOP (ten seconds), which Rondo remuxes into round-sized fragments at
- * ingest. It is made once per parameters in the work folder and reused.
+ * A clip as people have them, made by ffmpeg for the stream clients: H.264 640x360 at 25 fps in a
+ * plain MP4 at a capped bit rate with a long GOP (ten seconds), which Rondo remuxes into
+ * round-sized fragments at ingest. It is made once per parameters in the work folder and reused.
  */
-final class Clip {
+public final class Clip {
 
     private static final long MAKE_LIMIT_S = 600;
 
@@ -26,7 +26,7 @@ final class Clip {
      * @param seconds its length
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
-    static Path make(Path folder, long bitsPerSecond, int seconds) throws IOException {
+    public static Path make(Path folder, long bitsPerSecond, int seconds) throws IOException {
         Files.createDirectories(folder);
         Path clip = folder.resolve(String.format(Locale.ROOT, "clip-%dk-%ds.mp4", bitsPerSecond / 1000, seconds));
         if (Files.isRegularFile(clip) && Files.size(clip) > 0) {
