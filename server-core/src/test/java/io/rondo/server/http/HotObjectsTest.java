@@ -1,5 +1,6 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.Unpooled;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
@@ -184,12 +185,12 @@ class HotObjectsTest {
         HotObjects cache = new HotObjects(1000, 2500);
         for (int i = 0; i < 20; i++) {
             cache.put(new MediaObject(i, "/o" + i, Kind.DISCRETE, "application/octet-stream", 1000, "\"e" + i + "\"",
-                0, 0, null, null), new byte[1000]);
+                0, 0, null, null), Unpooled.directBuffer(1000, 1000).writeZero(1000));
             assertTrue(cache.cachedBytes() <= 2500, cache.cachedBytes() + " bytes cached");
         }
         MediaObject tooBig = new MediaObject(99, "/big", Kind.DISCRETE, "application/octet-stream", 1001, "\"b\"",
             0, 0, null, null);
-        cache.put(tooBig, new byte[1001]);
+        cache.put(tooBig, Unpooled.directBuffer(1001, 1001).writeZero(1001));
         assertNull(cache.lookUp(tooBig));
     }
 
