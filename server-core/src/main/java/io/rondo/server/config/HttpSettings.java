@@ -1,7 +1,5 @@
 package io.rondo.server.config;
 
-import io.netty.util.internal.PlatformDependent;
-
 /**
  * The HTTP port's limits and buffers, {@code http:} in {@code rondo.yaml}. Each key's default is
  * the constant beside it; sizes are bytes, written with K, M, G (powers of 1024).
@@ -42,7 +40,7 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
      * ({@code -XX:MaxDirectMemorySize}, by default the heap's maximum), where the cached bytes
      * live, and at least 16 MiB.
      */
-    public static final long DEFAULT_HOT_OBJECTS_TOTAL = Math.max(16L << 20, PlatformDependent.maxDirectMemory() / 8);
+    public static final long DEFAULT_HOT_OBJECTS_TOTAL = Math.max(16L << 20, DirectMemory.maxBytes() / 8);
 
     /** Checks every limit once. */
     public HttpSettings {

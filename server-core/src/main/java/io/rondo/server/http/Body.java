@@ -46,12 +46,22 @@ record Body(List<Body.Segment> segments) {
 
     /** Every byte of the body: its Content-Length. */
     long length() {
-        return segments.stream().mapToLong(Segment::length).sum();
+        long length = 0;
+        for (Segment segment : segments) {
+            length += segment.length();
+        }
+        return length;
     }
 
     /** The bytes of the object in the body, not counting multipart headers. */
     long objectBytes() {
-        return segments.stream().filter(segment -> !segment.isLiteral()).mapToLong(Segment::length).sum();
+        long bytes = 0;
+        for (Segment segment : segments) {
+            if (!segment.isLiteral()) {
+                bytes += segment.length();
+            }
+        }
+        return bytes;
     }
 
     /**
