@@ -3,7 +3,8 @@
 #
 #   discrete-vs-nginx.sh [ROUNDS]
 #
-# Each measurement starts its server afresh, warms it up with wrk for WARMUP seconds, then runs
+# Each measurement starts its server afresh, loads it for JIT_WARMUP seconds (default 0) and warms
+# it up with wrk for WARMUP seconds (default 5), then runs
 # wrk -t2 -cC -dDURATION --latency with random-paths.lua and prints its summary. For each
 # connection count (CONNS, default "32 8") and round, it measures every Rondo jar in JARS
 # ("label=jar=configdir" words) and nginx with the config for that connection count
@@ -22,6 +23,8 @@ HERE="$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 ROUNDS="${1:-2}"
 CONNS="${CONNS:-32 8}"
 WARMUP="${WARMUP:-5}"
+# Seconds of load right after a server starts, before the warm-up: a JVM's JIT needs them, nginx not.
+JIT_WARMUP="${JIT_WARMUP:-0}"
 DURATION="${DURATION:-15}"
 DATA="${DATA:-/tmp/perf/data}"
 JARS="${JARS:-after=$HERE/../../server-core/target/rondo.jar=$HERE/../../config}"
@@ -74,6 +77,9 @@ start_nginx() {
 
 measure() {
   local label="$1" port="$2" conns="$3"
+  if ((JIT_WARMUP > 0)); then
+    wrk -t2 -c"$conns" -d"${JIT_WARMUP}s" -s "$HERE/random-paths.lua" "http://127.0.0.1:$port" >/dev/null
+  fi
   wrk -t2 -c"$conns" -d"${WARMUP}s" -s "$HERE/random-paths.lua" "http://127.0.0.1:$port" >/dev/null
   local out
   out="$(wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$HERE/random-paths.lua" "http://127.0.0.1:$port")"

@@ -141,14 +141,8 @@ final class DiscreteRouter {
         boolean cacheable = hot.cacheable(object);
         ByteBuf cached = cacheable ? hot.lookUp(object) : null;
         if (cached != null) {
-            ctx.write(answer.head());
-            try {
-                answer.body().writeFrom(cached, ctx);
-            } finally {
-                cached.release();
-            }
             hot.servedFromMemory(answer.body().objectBytes());
-            HttpResponses.end(ctx, answer.keepAlive());
+            answer.writeFrom(cached, ctx);
             return null;
         }
         Optional<Directory.Lease> leased = directory.open(name);

@@ -1,8 +1,11 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -107,6 +110,29 @@ final class ObjectResponse {
         response.headers().set(HttpHeaderNames.ETAG, object.etag());
         response.headers().set(HttpHeaderNames.LAST_MODIFIED, LAST_MODIFIED.format(object.modifiedMs()));
         response.headers().set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
+    }
+
+    /**
+     * Writes the whole answer, head and body, from the object's bytes in memory, taking over the
+     * caller's reference to them. A body of one range goes out as one message, the head and a
+     * slice of the bytes, so it passes the pipeline once; a multipart body part by part.
+     */
+    void writeFrom(ByteBuf object, ChannelHandlerContext ctx) {
+        if (body.segments().size() == 1 && !body.segments().get(0).isLiteral()) {
+            Body.Segment range = body.segments().get(0);
+            HttpResponse head = this.head;
+            HttpResponses.end(ctx, new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
+                object.slice((int) range.offset(), (int) range.length()), head.headers(),
+                EmptyHttpHeaders.INSTANCE), keepAlive);
+            return;
+        }
+        ctx.write(head);
+        try {
+            body.writeFrom(object, ctx);
+        } finally {
+            object.release();
+        }
+        HttpResponses.end(ctx, keepAlive);
     }
 
     /**
