@@ -36,10 +36,13 @@ public final class StreamLoad {
                         return;
                     }
                     accepted.incrementAndGet();
-                    while (System.nanoTime() - endNs < 0 && client.nextData() != null) {
-                        continue;
+                    try {
+                        while (System.nanoTime() - endNs < 0 && client.nextData() != null) {
+                            continue;
+                        }
+                    } finally {
+                        bytes.addAndGet(client.bytesReceived());
                     }
-                    bytes.addAndGet(client.bytesReceived());
                 } catch (Exception e) {
                     failed.incrementAndGet();
                     System.err.println("stream: " + e);
@@ -53,7 +56,8 @@ public final class StreamLoad {
         for (Thread thread : threads) {
             thread.join();
         }
-        System.out.printf("streams: %d accepted, %d rejected, %d failed, %.1f MB received%n", accepted.get(),
-            refused.get(), failed.get(), bytes.get() / 1e6);
+        System.out.printf("streams: %d accepted, %d rejected, %d failed, %.1f MB received (%.2f Mbit/s each)%n",
+            accepted.get(), refused.get(), failed.get(), bytes.get() / 1e6,
+            accepted.get() == 0 ? 0.0 : bytes.get() * 8 / 1e6 / accepted.get() / Double.parseDouble(args[4]));
     }
 }

@@ -10,9 +10,6 @@
 # ("label=jar=configdir" words) and nginx with the config for that connection count
 # (NGINX_32, NGINX_8: sendfile + open_file_cache at 32, directio 4k + aio threads at 8).
 #
-# The servers close the descriptors above 2 they would inherit, so that a lock this script runs
-# under (flock) is not held by a server that outlives it.
-#
 # Files: /tmp/perf/files/f000.bin..f299.bin, served by nginx from there and by Rondo from its
 # library in DATA (made with 'rondo ingest --kind discrete'). Ports: Rondo 18080/18554/18081,
 # nginx 18090. Take the measurements holding the build lock, so no build runs alongside:
@@ -31,49 +28,8 @@ JARS="${JARS:-after=$HERE/../../server-core/target/rondo.jar=$HERE/../../config}
 NGINX_32="${NGINX_32:-$HERE/nginx-sendfile.conf}"
 NGINX_8="${NGINX_8:-$HERE/nginx-directio.conf}"
 RONDO_JAVA_OPTS="${RONDO_JAVA_OPTS:-}"
-PREFIX=/tmp/perf/nginx
-mkdir -p "$PREFIX/logs"
-
-server_pid=""
-stop() {
-  if [[ -n "$server_pid" ]]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-  fi
-}
-trap stop EXIT
-
-wait_port() {
-  for _ in $(seq 1 300); do
-    if curl -s -o /dev/null "http://127.0.0.1:$1/f000.bin"; then
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "nothing answers on port $1" >&2
-  return 1
-}
-
-start_rondo() {
-  local jar="$1" config="$2"
-  local -a opts=()
-  [[ -n "$RONDO_JAVA_OPTS" ]] && read -r -a opts <<<"$RONDO_JAVA_OPTS"
-  java --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED \
-    --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
-    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED -Dchronicle.analytics.disable=true \
-    -Djava.awt.headless=true -Drondo.config.dir="$config" "${opts[@]}" \
-    -jar "$jar" serve --data "$DATA" --port 18080 --stream-port 18554 --admin-port 18081 \
-    >/tmp/perf/rondo-serve.log 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
-  server_pid=$!
-  wait_port 18080
-}
-
-start_nginx() {
-  nginx -c "$1" -p "$PREFIX" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
-  server_pid=$!
-  wait_port 18090
-}
+# shellcheck source=servers.sh
+source "$HERE/servers.sh"
 
 measure() {
   local label="$1" port="$2" conns="$3"
@@ -97,7 +53,8 @@ for conns in $CONNS; do
   for round in $(seq 1 "$ROUNDS"); do
     for entry in $JARS; do
       IFS='=' read -r label jar config <<<"$entry"
-      start_rondo "$jar" "$config"
+      # shellcheck disable=SC2086
+      start_rondo "$jar" "$config" "$DATA" $RONDO_JAVA_OPTS
       measure "$label" 18080 "$conns"
       stop
     done

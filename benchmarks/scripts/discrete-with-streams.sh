@@ -23,27 +23,8 @@ DATA="${DATA:-/tmp/perf/data}"
 JAR="${JAR:-$HERE/../../server-core/target/rondo.jar}"
 CONFIG="${CONFIG:-$HERE/../../config}"
 NGINX_CONF="${NGINX_CONF:-$HERE/nginx-sendfile.conf}"
-PREFIX=/tmp/perf/nginx
-mkdir -p "$PREFIX/logs"
-
-server_pid=""
-stop() {
-  if [[ -n "$server_pid" ]]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-  fi
-}
-trap stop EXIT
-
-wait_port() {
-  for _ in $(seq 1 300); do
-    curl -s -o /dev/null "http://127.0.0.1:$1/f000.bin" && return 0
-    sleep 0.1
-  done
-  echo "nothing answers on port $1" >&2
-  return 1
-}
+# shellcheck source=servers.sh
+source "$HERE/servers.sh"
 
 wrk_line() {
   local label="$1" port="$2"
@@ -59,28 +40,20 @@ wrk_line() {
 }
 
 for round in $(seq 1 "$ROUNDS"); do
-  java --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED \
-    --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED \
-    --add-opens=java.base/java.lang.reflect=ALL-UNNAMED -Dchronicle.analytics.disable=true \
-    -Djava.awt.headless=true -Drondo.config.dir="$CONFIG" \
-    -jar "$JAR" serve --data "$DATA" --port 18080 --stream-port 18554 --admin-port 18081 \
-    >/tmp/perf/rondo-serve.log 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
-  server_pid=$!
-  wait_port 18080
-  seconds=$((JIT_WARMUP + WARMUP + DURATION + 20))
+  start_rondo "$JAR" "$CONFIG" "$DATA"
+  seconds=$((10 + JIT_WARMUP + WARMUP + DURATION + 5))
   java -cp "$JAR" "$HERE/StreamLoad.java" 127.0.0.1 18554 /streams/s.ts "$STREAMS" "$seconds" \
     >/tmp/perf/stream-load.log 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
   load_pid=$!
   sleep 10
   wrk_line "rondo+${STREAMS}streams" 18080
+  wait "$load_pid" || true
   metrics="$(curl -s -H "Authorization: Bearer $(cat "$DATA/rondo/read.token")" http://127.0.0.1:18081/metrics)"
-  printf '  %s; glitches %s, deadline misses %s\n' "$(wait "$load_pid"; tail -1 /tmp/perf/stream-load.log)" \
+  printf '  %s; server: glitches %s, deadline misses %s\n' "$(tail -1 /tmp/perf/stream-load.log)" \
     "$(awk '/^rondo_stream_glitches_total/ {print $2}' <<<"$metrics")" \
     "$(awk '/^rondo_deadline_misses_total/ {s += $2} END {print s}' <<<"$metrics")"
   stop
-  nginx -c "$NGINX_CONF" -p "$PREFIX" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
-  server_pid=$!
-  wait_port 18090
+  start_nginx "$NGINX_CONF"
   wrk_line "nginx-$(basename "$NGINX_CONF" .conf | sed 's/^nginx-//')" 18090
   stop
 done

@@ -151,7 +151,8 @@ final class DiscreteRouter {
             return object(ctx, request, path, done);
         }
         ctx.write(answer.head());
-        if (cacheable && (object.size() <= FILL_ANY_PART_UP_TO || answer.body().objectBytes() >= object.size())) {
+        if (cacheable && (object.size() <= FILL_ANY_PART_UP_TO || answer.body().objectBytes() >= object.size())
+            && hot.claimFill(object)) {
             return new FillPump(ctx, leased.get(), answer, reads, done, hot);
         }
         return new TransferPump(ctx, leased.get(), answer, reads, done);

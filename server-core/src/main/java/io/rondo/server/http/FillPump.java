@@ -14,7 +14,8 @@ import io.rondo.server.runtime.Chunk;
  * next answer for it reads no disk. The body is written from that buffer as its bytes arrive,
  * slices of it with no copy, so the first bytes of a large object go out before its last is read;
  * the next chunk is asked for only while the channel is writable. The client gets the same bytes
- * as from a {@link TransferPump}, whole, ranges and multipart alike.
+ * as from a {@link TransferPump}, whole, ranges and multipart alike. It is made only for the fill
+ * it claimed ({@link HotObjects#claimFill}); every end gives the claim back.
  */
 final class FillPump extends BodyPump {
 
@@ -41,11 +42,7 @@ final class FillPump extends BodyPump {
         if (segment == body.segments().size()) {
             ByteBuf whole = bytes;
             bytes = null;
-            if (whole.isWritable()) {
-                whole.release();
-            } else {
-                hot.put(object, whole);
-            }
+            hot.put(object, whole);
             finish();
             return;
         }
@@ -96,6 +93,7 @@ final class FillPump extends BodyPump {
         if (bytes != null) {
             bytes.release();
             bytes = null;
+            hot.abandonFill(object);
         }
     }
 }

@@ -12,6 +12,8 @@ import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.HttpSettings;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -42,6 +44,8 @@ public final class HotObjects {
     private final int maxObjectBytes;
     private final long maxTotalBytes;
     private final Cache<Key, ByteBuf> cache;
+    /** The objects a {@link FillPump} is reading into the cache now: one fill an object at a time. */
+    private final Set<Key> filling = ConcurrentHashMap.newKeySet();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder bytesServedFromMemory = new LongAdder();
@@ -110,6 +114,21 @@ public final class HotObjects {
         return mine;
     }
 
+    /**
+     * Claims the filling of an object's entry: true for the first caller, false while another
+     * fill of it is on its way, so that many clients missing the same large object at once read
+     * it into one buffer, not one each (the others are sent their bytes as they are read). A
+     * claim ends with {@link #put} or {@link #abandonFill}.
+     */
+    boolean claimFill(MediaObject object) {
+        return filling.add(new Key(object.id(), object.etag()));
+    }
+
+    /** A claimed fill that will not complete: the next miss may claim it. */
+    void abandonFill(MediaObject object) {
+        filling.remove(new Key(object.id(), object.etag()));
+    }
+
     /** A buffer to fill with an object's bytes for {@link #put}: direct, of the object's size. */
     static ByteBuf allocate(MediaObject object) {
         return Unpooled.directBuffer((int) object.size(), (int) object.size());
@@ -118,13 +137,16 @@ public final class HotObjects {
     /**
      * Caches an object's whole bytes, just read from disk, taking over the caller's reference:
      * the cache releases it when the entry goes (or at once, if the object is not one it keeps).
+     * Ends the object's fill claim, if there is one.
      */
     void put(MediaObject object, ByteBuf bytes) {
+        Key key = new Key(object.id(), object.etag());
         if (cacheable(object) && bytes.readableBytes() == object.size() && bytes.capacity() == object.size()) {
-            cache.put(new Key(object.id(), object.etag()), bytes);
+            cache.put(key, bytes);
         } else {
             bytes.release();
         }
+        filling.remove(key);
     }
 
     /** Counts body bytes sent from the cache rather than read from a disk. */

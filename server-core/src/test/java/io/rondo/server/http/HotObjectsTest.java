@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -313,6 +314,19 @@ class HotObjectsTest {
                 hit.release();
             }
         });
+    }
+
+    @Test
+    void oneFillAnObjectAtATime() {
+        HotObjects cache = new HotObjects(1000, 2000);
+        MediaObject object = discrete(7, 1000);
+        assertTrue(cache.claimFill(object), "the first miss fills");
+        assertFalse(cache.claimFill(object), "a miss meanwhile is sent its bytes without a buffer of its own");
+        assertTrue(cache.claimFill(discrete(8, 1000)), "another object fills at the same time");
+        cache.abandonFill(object);
+        assertTrue(cache.claimFill(object), "a fill given up: the next miss fills");
+        cache.put(object, Unpooled.directBuffer(1000, 1000).writeZero(1000));
+        assertTrue(cache.claimFill(object), "a put ends the claim");
     }
 
     private static MediaObject discrete(long id, long size) {
