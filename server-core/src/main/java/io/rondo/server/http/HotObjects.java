@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Hits, misses and the bytes served from memory are counted for the server's metrics. Only
  * bodies count: a HEAD, a 304 or a 416 reads nothing either way.
  */
-public final class HotObjects {
+public final class HotObjects implements AutoCloseable {
 
     private record Key(long id, String etag) {
     }
@@ -179,6 +179,17 @@ public final class HotObjects {
     public long cachedObjects() {
         cache.cleanUp();
         return cache.estimatedSize();
+    }
+
+    /**
+     * Empties the cache, freeing its memory (the direct buffers are not the garbage collector's to
+     * free): each entry once the answers writing it are written. The server closes the cache it
+     * serves from when it stops.
+     */
+    @Override
+    public void close() {
+        cache.invalidateAll();
+        cache.cleanUp();
     }
 
     public int maxObjectBytes() {

@@ -178,10 +178,11 @@ class HotObjectsTest {
                     assertTrue(small.cachedBytes() <= maxTotal, small.cachedBytes() + " bytes cached");
                 }
             }
+            assertTrue(small.cachedObjects() <= maxTotal / 60_000, small.cachedObjects() + " objects cached");
+            assertTrue(small.cachedBytes() > 0);
+            assertTrue(small.hits() > 0, "objects asked for again were admitted");
         }
-        assertTrue(small.cachedObjects() <= maxTotal / 60_000, small.cachedObjects() + " objects cached");
-        assertTrue(small.cachedBytes() > 0);
-        assertTrue(small.hits() > 0, "objects asked for again were admitted");
+        assertEquals(0, small.cachedBytes(), "a stopped server's cache is emptied, its memory freed");
     }
 
     @Test
@@ -196,6 +197,7 @@ class HotObjectsTest {
             0, 0, null, null);
         cache.put(tooBig, Unpooled.directBuffer(1001, 1001).writeZero(1001));
         assertNull(cache.lookUp(tooBig));
+        cache.close();
     }
 
     /** D-requests the disks have answered: what a read through the scheduler leaves behind. */
@@ -277,9 +279,10 @@ class HotObjectsTest {
                     assertTrue(budget.cachedBytes() <= maxTotal, budget.cachedBytes() + " bytes cached");
                 }
             }
+            assertTrue(budget.cachedObjects() >= 1 && budget.cachedObjects() <= 3,
+                budget.cachedObjects() + " cached");
+            assertTrue(budget.hits() > 0, "objects asked for again were admitted");
         }
-        assertTrue(budget.cachedObjects() >= 1 && budget.cachedObjects() <= 3, budget.cachedObjects() + " cached");
-        assertTrue(budget.hits() > 0, "objects asked for again were admitted");
     }
 
     @Test
@@ -314,6 +317,8 @@ class HotObjectsTest {
                 hit.release();
             }
         });
+        cache.close();
+        buffers.forEach((id, bytes) -> assertEquals(0, bytes.refCnt(), "object " + id + ": freed at close"));
     }
 
     @Test
@@ -327,6 +332,7 @@ class HotObjectsTest {
         assertTrue(cache.claimFill(object), "a fill given up: the next miss fills");
         cache.put(object, Unpooled.directBuffer(1000, 1000).writeZero(1000));
         assertTrue(cache.claimFill(object), "a put ends the claim");
+        cache.close();
     }
 
     private static MediaObject discrete(long id, long size) {
