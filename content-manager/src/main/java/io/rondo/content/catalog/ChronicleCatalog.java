@@ -1,5 +1,7 @@
 package io.rondo.content.catalog;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.rondo.content.model.MediaObject;
 import net.openhft.chronicle.hash.ChronicleHashCorruption;
 import net.openhft.chronicle.hash.Data;
@@ -53,9 +55,17 @@ import java.util.function.Consumer;
  * about a second more, whatever its size: Chronicle generates classes and compiles them with
  * javac, which is why it needs a JDK.
  *
+ * <p><b>Decoded objects.</b> {@link #byName}, which every HTTP request asks, answers from a cache
+ * of decoded objects by name when it can ({@value #DECODED_BYTES} bytes of entries at most,
+ * weighed by their encoded size), so a hot object costs neither a Chronicle Map read nor a decode.
+ * The cache is filled under the read lock and emptied of a name under the write lock by every
+ * {@link #put} and {@link #remove} that touches the name, before the lock is let go: a reader
+ * after a write never sees what the write replaced. Only this process writes the catalog (the
+ * folder is locked), so no write can come from elsewhere.
+ *
  * <p><b>Threads.</b> Any thread may read or write. Writes take a write lock, so the name check,
- * the map and the name index change together; reads take a read lock only to copy an entry's
- * bytes and decode them after.
+ * the map, the name index and the decoded cache change together; reads take a read lock only to
+ * copy an entry's bytes and decode them after.
  */
 public final class ChronicleCatalog implements Catalog {
 
@@ -70,6 +80,8 @@ public final class ChronicleCatalog implements Catalog {
     private static final int AVERAGE_ENTRY_BYTES = 1024;
     private static final double MAX_BLOAT_FACTOR = 16;
     private static final String NEXT_ID = "nextId";
+    /** The most bytes of entries (encoded) whose decoded objects {@link #byName} keeps. */
+    static final long DECODED_BYTES = 32L << 20;
 
     private final CatalogFolder folder;
     private final ChronicleMap<Long, byte[]> objects;
@@ -77,9 +89,18 @@ public final class ChronicleCatalog implements Catalog {
     private final boolean recovered;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final TreeMap<String, Long> idsByName = new TreeMap<>();
+    private final Cache<String, Decoded> decodedByName = Caffeine.newBuilder()
+        .maximumWeight(DECODED_BYTES)
+        .weigher((String name, Decoded decoded) -> decoded.entryBytes())
+        .executor(Runnable::run)
+        .build();
     private final Thread closeOnExit;
     private long nextId;
-    private boolean closed;
+    private volatile boolean closed;
+
+    /** A decoded object and the size of the entry it was decoded from, its weight in the cache. */
+    private record Decoded(MediaObject object, int entryBytes) {
+    }
 
     private ChronicleCatalog(CatalogFolder folder, ChronicleMap<Long, byte[]> objects, ChronicleMap<String, Long> meta,
                              boolean recovered) {
@@ -175,8 +196,10 @@ public final class ChronicleCatalog implements Catalog {
 
     @Override
     public Optional<MediaObject> byName(String name) {
-        long id;
-        byte[] entry;
+        Decoded cached = decodedByName.getIfPresent(name);
+        if (cached != null && !closed) {
+            return Optional.of(cached.object());
+        }
         lock.readLock().lock();
         try {
             ensureOpen();
@@ -184,12 +207,13 @@ public final class ChronicleCatalog implements Catalog {
             if (found == null) {
                 return Optional.empty();
             }
-            id = found;
-            entry = objects.get(id);
+            byte[] entry = objects.get(found);
+            MediaObject object = MediaObjectCodec.decode(found, entry);
+            decodedByName.put(name, new Decoded(object, entry.length));
+            return Optional.of(object);
         } finally {
             lock.readLock().unlock();
         }
-        return Optional.of(MediaObjectCodec.decode(id, entry));
     }
 
     /**
@@ -228,8 +252,10 @@ public final class ChronicleCatalog implements Catalog {
             objects.put(object.id(), entry);
             if (oldName != null && !oldName.equals(object.name())) {
                 idsByName.remove(oldName);
+                decodedByName.invalidate(oldName);
             }
             idsByName.put(object.name(), object.id());
+            decodedByName.invalidate(object.name());
             if (object.id() >= nextId) {
                 meta.put(NEXT_ID, object.id() + 1);
                 nextId = object.id() + 1;
@@ -251,6 +277,7 @@ public final class ChronicleCatalog implements Catalog {
             }
             entry = objects.remove(id);
             idsByName.remove(name);
+            decodedByName.invalidate(name);
         } finally {
             lock.writeLock().unlock();
         }
@@ -293,6 +320,7 @@ public final class ChronicleCatalog implements Catalog {
                 return;
             }
             closed = true;
+            decodedByName.invalidateAll();
             meta.close();
             objects.close();
             folder.markClosedCleanly();

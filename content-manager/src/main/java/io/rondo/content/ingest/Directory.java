@@ -85,6 +85,15 @@ public final class Directory {
         }
     }
 
+    /**
+     * The object of a name as {@link ObjectNames#normalize} gives it, without a lease: for an
+     * answer that reads none of its bytes from a disk (a HEAD, a 304, a body from memory). What a
+     * disk read needs is {@link #open}.
+     */
+    public Optional<MediaObject> find(String normalizedName) {
+        return store.catalog().byName(normalizedName);
+    }
+
     /** Starts reading an object: it cannot be deleted until the lease is closed. */
     public Optional<Lease> open(String name) {
         synchronized (readers) {

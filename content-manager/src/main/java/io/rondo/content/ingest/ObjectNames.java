@@ -20,7 +20,7 @@ public final class ObjectNames {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("an object name must not be empty");
         }
-        String slashed = (name.startsWith("/") ? name : "/" + name).replaceAll("/{2,}", "/");
+        String slashed = collapseSlashes(name.startsWith("/") ? name : "/" + name);
         if (slashed.length() > MAX_LENGTH) {
             throw new IllegalArgumentException("an object name must be at most " + MAX_LENGTH + " characters, was "
                 + slashed.length());
@@ -28,10 +28,18 @@ public final class ObjectNames {
         if (slashed.endsWith("/")) {
             throw new IllegalArgumentException("'" + name + "' names a folder; an object name ends with a file name");
         }
-        for (String segment : slashed.substring(1).split("/")) {
-            if (segment.equals(".") || segment.equals("..")) {
-                throw new IllegalArgumentException("'" + name + "' contains '" + segment + "'; names cannot climb");
+        for (int start = 1; start < slashed.length(); ) {
+            int end = slashed.indexOf('/', start);
+            if (end < 0) {
+                end = slashed.length();
             }
+            boolean dots = slashed.charAt(start) == '.'
+                && (end - start == 1 || end - start == 2 && slashed.charAt(start + 1) == '.');
+            if (dots) {
+                throw new IllegalArgumentException("'" + name + "' contains '" + slashed.substring(start, end)
+                    + "'; names cannot climb");
+            }
+            start = end + 1;
         }
         for (int i = 0; i < slashed.length(); i++) {
             char c = slashed.charAt(i);
@@ -42,6 +50,21 @@ public final class ObjectNames {
             }
         }
         return slashed;
+    }
+
+    /** The path with every run of '/' made one; the path itself when it has none (a request's usual case). */
+    private static String collapseSlashes(String path) {
+        if (!path.contains("//")) {
+            return path;
+        }
+        StringBuilder collapsed = new StringBuilder(path.length());
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '/' || collapsed.length() == 0 || collapsed.charAt(collapsed.length() - 1) != '/') {
+                collapsed.append(c);
+            }
+        }
+        return collapsed.toString();
     }
 
     /** A folder normalized to start and end with '/': {@code /videos/}. */

@@ -64,6 +64,74 @@ class ChronicleCatalogTest {
     }
 
     @Test
+    void byNameNeverAnswersWithWhatAWriteReplaced() {
+        catalog = ChronicleCatalog.open(data);
+        long id = catalog.nextId();
+        MediaObject first = CatalogObjects.discrete(id, "/docs/a.pdf");
+        catalog.put(first);
+        assertEquals(Optional.of(first), catalog.byName("/docs/a.pdf"));
+        assertEquals(Optional.of(first), catalog.byName("/docs/a.pdf"), "asked again: the same object");
+
+        MediaObject changed = new MediaObject(id, first.name(), first.kind(), first.mimeType(), first.size() + 1,
+            "\"changed\"", first.createdMs(), first.modifiedMs() + 1, first.placement(), null);
+        catalog.put(changed);
+        assertEquals(Optional.of(changed), catalog.byName("/docs/a.pdf"), "a put of the same id");
+
+        MediaObject moved = changed.renamed("/docs/b.pdf", changed.modifiedMs() + 1);
+        catalog.put(moved);
+        assertEquals(Optional.empty(), catalog.byName("/docs/a.pdf"), "the old name after a move");
+        assertEquals(Optional.of(moved), catalog.byName("/docs/b.pdf"));
+
+        MediaObject replacement = CatalogObjects.discrete(catalog.nextId(), "/docs/a.pdf");
+        catalog.put(replacement);
+        assertEquals(Optional.of(replacement), catalog.byName("/docs/a.pdf"), "another object under the old name");
+
+        catalog.remove(moved.id());
+        assertEquals(Optional.empty(), catalog.byName("/docs/b.pdf"), "a removed object");
+        catalog.remove(replacement.id());
+        assertEquals(Optional.empty(), catalog.byName("/docs/a.pdf"));
+    }
+
+    @Test
+    void aReaderNeverSeesAnOlderVersionThanOneItSaw() throws Exception {
+        catalog = ChronicleCatalog.open(data);
+        long id = catalog.nextId();
+        MediaObject base = CatalogObjects.discrete(id, "/hot.pdf");
+        catalog.put(base);
+        int versions = 2_000;
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService readers = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<Long>> seen = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                seen.add(readers.submit(() -> {
+                    long newest = 0;
+                    long reads = 0;
+                    while (writing.get() || reads == 0) {
+                        long version = catalog.byName("/hot.pdf").orElseThrow().size() - base.size();
+                        assertTrue(version >= newest, "version " + version + " after " + newest);
+                        newest = version;
+                        reads++;
+                    }
+                    return newest;
+                }));
+            }
+            for (int v = 1; v <= versions; v++) {
+                catalog.put(new MediaObject(id, base.name(), base.kind(), base.mimeType(), base.size() + v,
+                    "\"v" + v + "\"", base.createdMs(), base.modifiedMs() + v, base.placement(), null));
+            }
+            writing.set(false);
+            for (Future<Long> reader : seen) {
+                assertTrue(reader.get(30, TimeUnit.SECONDS) <= versions);
+            }
+            assertEquals(base.size() + versions, catalog.byName("/hot.pdf").orElseThrow().size(),
+                "after the last put, the last version");
+        } finally {
+            readers.shutdownNow();
+        }
+    }
+
+    @Test
     void renamingFreesTheOldName() {
         catalog = ChronicleCatalog.open(data);
         MediaObject clip = CatalogObjects.discrete(catalog.nextId(), "/clip.webm");

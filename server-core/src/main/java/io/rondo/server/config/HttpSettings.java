@@ -12,7 +12,8 @@ package io.rondo.server.config;
  * @param writeBufferLowBytes  {@code http.writeBufferLow}: a connection writable again below this many bytes queued
  * @param writeBufferHighBytes {@code http.writeBufferHigh}: a connection stops taking body chunks above this
  * @param hotObjectMaxBytes    {@code http.hotObjectMax}: the largest object the hot-object cache keeps
- * @param hotObjectsTotalBytes {@code http.hotObjectsTotal}: the most bytes the hot-object cache keeps in all
+ * @param hotObjectsTotalBytes {@code http.hotObjectsTotal}: the most bytes the hot-object cache keeps in all;
+ *                             {@code auto} (the default) is {@link #DEFAULT_HOT_OBJECTS_TOTAL}
  */
 public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxBodyBytes, int idleTimeoutSeconds,
                            int maxRanges, int writeBufferLowBytes, int writeBufferHighBytes, int hotObjectMaxBytes,
@@ -32,10 +33,14 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
     public static final int DEFAULT_WRITE_BUFFER_LOW = 256 * 1024;
     /** {@code http.writeBufferHigh}. */
     public static final int DEFAULT_WRITE_BUFFER_HIGH = 1024 * 1024;
-    /** {@code http.hotObjectMax}. */
-    public static final int DEFAULT_HOT_OBJECT_MAX = 64 * 1024;
-    /** {@code http.hotObjectsTotal}. */
-    public static final long DEFAULT_HOT_OBJECTS_TOTAL = 16L << 20;
+    /** {@code http.hotObjectMax}: documents, images and pages, not whole films. */
+    public static final int DEFAULT_HOT_OBJECT_MAX = 8 << 20;
+    /**
+     * {@code http.hotObjectsTotal: auto}: one eighth of the direct memory this JVM may use
+     * ({@code -XX:MaxDirectMemorySize}, by default the heap's maximum), where the cached bytes
+     * live, and at least 16 MiB.
+     */
+    public static final long DEFAULT_HOT_OBJECTS_TOTAL = Math.max(16L << 20, DirectMemory.maxBytes() / 8);
 
     /** Checks every limit once. */
     public HttpSettings {

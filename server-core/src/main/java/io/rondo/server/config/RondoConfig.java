@@ -156,7 +156,8 @@ public final class RondoConfig {
                 size(http.writeBufferLow(), "http.writeBufferLow", HttpSettings.DEFAULT_WRITE_BUFFER_LOW),
                 size(http.writeBufferHigh(), "http.writeBufferHigh", HttpSettings.DEFAULT_WRITE_BUFFER_HIGH),
                 size(http.hotObjectMax(), "http.hotObjectMax", HttpSettings.DEFAULT_HOT_OBJECT_MAX),
-                http.hotObjectsTotal() == null ? HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL
+                http.hotObjectsTotal() == null || http.hotObjectsTotal().equals(AUTO)
+                    ? HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL
                     : ByteSizes.parse(http.hotObjectsTotal(), "http.hotObjectsTotal"));
             this.streamSettings = new StreamSettings(
                 size(streams.writeBufferLow(), "streams.writeBufferLow", StreamSettings.DEFAULT_WRITE_BUFFER_LOW),

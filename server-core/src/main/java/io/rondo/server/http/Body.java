@@ -1,5 +1,6 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -45,22 +46,33 @@ record Body(List<Body.Segment> segments) {
 
     /** Every byte of the body: its Content-Length. */
     long length() {
-        return segments.stream().mapToLong(Segment::length).sum();
+        long length = 0;
+        for (Segment segment : segments) {
+            length += segment.length();
+        }
+        return length;
     }
 
     /** The bytes of the object in the body, not counting multipart headers. */
     long objectBytes() {
-        return segments.stream().filter(segment -> !segment.isLiteral()).mapToLong(Segment::length).sum();
+        long bytes = 0;
+        for (Segment segment : segments) {
+            if (!segment.isLiteral()) {
+                bytes += segment.length();
+            }
+        }
+        return bytes;
     }
 
     /**
-     * Writes the whole body from the object's bytes, without the last content. The bytes are
-     * shared, never changed: Netty only reads them.
+     * Writes the whole body from the object's bytes, without the last content: each range a slice
+     * of {@code object} with a reference of its own, so the bytes are written as they are, never
+     * copied or changed. The caller's reference stays the caller's.
      */
-    void writeFrom(byte[] object, ChannelHandlerContext ctx) {
+    void writeFrom(ByteBuf object, ChannelHandlerContext ctx) {
         for (Segment segment : segments) {
             ctx.write(new DefaultHttpContent(segment.isLiteral() ? Unpooled.wrappedBuffer(segment.literal())
-                : Unpooled.wrappedBuffer(object, (int) segment.offset(), (int) segment.length())));
+                : object.retainedSlice((int) segment.offset(), (int) segment.length())));
         }
     }
 }

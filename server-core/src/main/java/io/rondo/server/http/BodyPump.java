@@ -64,6 +64,7 @@ abstract class BodyPump {
             }
             if (!abandoned) {
                 lease.close();
+                released();
                 ctx.close();
             }
             return;
@@ -82,5 +83,10 @@ abstract class BodyPump {
     final void abandon() {
         abandoned = true;
         lease.close();
+        released();
+    }
+
+    /** The body will not be finished (a failed read, a closed connection): give back what the pump holds. */
+    void released() {
     }
 }

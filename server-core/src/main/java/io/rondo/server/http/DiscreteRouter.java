@@ -1,5 +1,6 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.TooLongFrameException;
@@ -16,6 +17,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.config.DiskSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
 
@@ -32,8 +34,10 @@ import java.util.Optional;
  * not there is 404 with the reason.
  *
  * <p>It never reads a disk: an object's body is left to a {@link BodyPump}, or written from
- * {@link HotObjects} when its bytes are there. It holds no connection's state, so one router
- * serves every connection.
+ * {@link HotObjects} when its bytes are there. An answer that reads no disk (a 304, a HEAD, a body
+ * from memory) looks the object up and takes no lease; one that reads takes its
+ * {@link Directory.Lease} first, and is decided again should the object have changed between. It
+ * holds no connection's state, so one router serves every connection.
  */
 final class DiscreteRouter {
 
@@ -41,6 +45,13 @@ final class DiscreteRouter {
     private final ChunkReader reads;
     private final HotObjects hot;
     private final int maxRanges;
+
+    /**
+     * A cacheable object up to this size is read whole into the cache whatever part of it a
+     * request asks for (one default D-request); a larger one only when the whole of it is asked
+     * for, so a small range of a large object costs a read of that range, not of the object.
+     */
+    static final long FILL_ANY_PART_UP_TO = DiskSettings.DEFAULT_MAX_READ;
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
         this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES);
@@ -111,44 +122,52 @@ final class DiscreteRouter {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no such object", false);
             return null;
         }
-        Optional<Directory.Lease> found = directory.open(name);
+        Optional<MediaObject> found = directory.find(name);
         if (found.isEmpty()) {
-            if (!directory.list(name + "/").isEmpty()) {
-                FullHttpResponse moved = HttpResponses.text(HttpResponseStatus.MOVED_PERMANENTLY,
-                    "a folder: " + name + "/");
-                moved.headers().set(HttpHeaderNames.LOCATION, name + "/");
-                HttpResponses.send(ctx, request, moved, false);
-            } else {
-                HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
-            }
+            absent(ctx, request, name);
             return null;
         }
-        Directory.Lease lease = found.get();
-        MediaObject object = lease.object();
+        MediaObject object = found.get();
         ObjectResponse answer = ObjectResponse.decide(request, object, maxRanges);
         if (answer.head() instanceof FullHttpResponse whole) {
-            lease.close();
             HttpResponses.send(ctx, request, whole, false);
             return null;
         }
-        ctx.write(answer.head());
         if (answer.body().isEmpty()) {
-            lease.close();
+            ctx.write(answer.head());
             HttpResponses.end(ctx, answer.keepAlive());
             return null;
         }
-        if (!hot.cacheable(object)) {
-            return new TransferPump(ctx, lease, answer, reads, done);
+        boolean cacheable = hot.cacheable(object);
+        ByteBuf cached = cacheable ? hot.lookUp(object) : null;
+        if (cached != null) {
+            hot.servedFromMemory(answer.body().objectBytes());
+            answer.writeFrom(cached, ctx);
+            return null;
         }
-        byte[] cached = hot.lookUp(object);
-        if (cached == null) {
-            return new FillPump(ctx, lease, answer, reads, done, hot);
+        Optional<Directory.Lease> leased = directory.open(name);
+        if (leased.isEmpty() || !leased.get().object().equals(object)) {
+            leased.ifPresent(Directory.Lease::close);
+            return object(ctx, request, path, done);
         }
-        lease.close();
-        hot.servedFromMemory(answer.body().objectBytes());
-        answer.body().writeFrom(cached, ctx);
-        HttpResponses.end(ctx, answer.keepAlive());
-        return null;
+        ctx.write(answer.head());
+        if (cacheable && (object.size() <= FILL_ANY_PART_UP_TO || answer.body().objectBytes() >= object.size())
+            && hot.claimFill(object)) {
+            return new FillPump(ctx, leased.get(), answer, reads, done, hot);
+        }
+        return new TransferPump(ctx, leased.get(), answer, reads, done);
+    }
+
+    /** No object has the name: a folder of that name is redirected to, anything else is 404. */
+    private void absent(ChannelHandlerContext ctx, FullHttpRequest request, String name) {
+        if (!directory.list(name + "/").isEmpty()) {
+            FullHttpResponse moved = HttpResponses.text(HttpResponseStatus.MOVED_PERMANENTLY,
+                "a folder: " + name + "/");
+            moved.headers().set(HttpHeaderNames.LOCATION, name + "/");
+            HttpResponses.send(ctx, request, moved, false);
+        } else {
+            HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no object is named " + name, false);
+        }
     }
 
     private void folder(ChannelHandlerContext ctx, FullHttpRequest request, String path) {

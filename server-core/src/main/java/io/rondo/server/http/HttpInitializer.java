@@ -2,8 +2,11 @@ package io.rondo.server.http;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -18,14 +21,16 @@ import io.rondo.server.stream.WebSocketFrames;
 
 /**
  * Builds the pipeline of one HTTP connection: HTTP/1.1 with its limits, then the
- * {@link DiscreteHandler}. With a stream server, the WebSocket protocol handler watches for the
- * upgrade at {@link #STREAM_PATH}, and the stream binding joins only once an upgrade completes
- * ({@link StreamUpgradeHandler}).
+ * {@link DiscreteHandler}. With a stream server, the WebSocket protocol handler joins at the first
+ * request for {@link #STREAM_PATH} and watches for the upgrade there, and the stream binding joins
+ * only once an upgrade completes ({@link StreamUpgradeHandler}).
  */
 final class HttpInitializer extends ChannelInitializer<Channel> {
 
     /** Where the stream protocol's WebSocket binding is. */
     static final String STREAM_PATH = "/stream";
+    /** The name of the WebSocket protocol handler, once a request for {@link #STREAM_PATH} has put it in. */
+    static final String WEBSOCKET = "stream-websocket";
     /** The longest header line Netty's decoder buffers at once; the limits that answer are the settings'. */
     private static final int MAX_CHUNK = 8192;
 
@@ -52,6 +57,32 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
         this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges());
     }
 
+    /**
+     * Stands where the WebSocket binding would, until a request asks for {@link #STREAM_PATH}:
+     * then the WebSocket protocol handler and the {@link StreamUpgradeHandler} take its place and
+     * the request goes on to them. A connection that only fetches objects never carries them, so
+     * its requests and responses pass two handlers fewer.
+     */
+    private final class StreamPathGate extends ChannelInboundHandlerAdapter {
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof HttpRequest request && request.uri().equals(STREAM_PATH)) {
+                ctx.pipeline()
+                    .addAfter(ctx.name(), WEBSOCKET, new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
+                        .newBuilder().websocketPath(STREAM_PATH).maxFramePayloadLength(WebSocketFrames.MAX_MESSAGE)
+                        .handleCloseFrames(true).build()))
+                    .addAfter(WEBSOCKET, null, new StreamUpgradeHandler(streams, directory, disks));
+                ctx.fireChannelRead(msg);
+                if (!ctx.isRemoved()) {
+                    ctx.pipeline().remove(this);
+                }
+                return;
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+
     @Override
     protected void initChannel(Channel channel) {
         channel.pipeline()
@@ -64,11 +95,7 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
             .addLast(new HttpServerKeepAliveHandler())
             .addLast(new HttpObjectAggregator(settings.maxBodyBytes(), true));
         if (streams != null) {
-            channel.pipeline()
-                .addLast(new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig.newBuilder()
-                    .websocketPath(STREAM_PATH).maxFramePayloadLength(WebSocketFrames.MAX_MESSAGE)
-                    .handleCloseFrames(true).build()))
-                .addLast(new StreamUpgradeHandler(streams, directory, disks));
+            channel.pipeline().addLast(new StreamPathGate());
         }
         channel.pipeline().addLast(new DiscreteHandler(router));
     }

@@ -10,9 +10,11 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import io.rondo.server.observe.RondoMetrics;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Times every request on the HTTP port, from its head arriving to its response's last byte
@@ -29,6 +31,11 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
     private final Counter sent;
     private final ArrayDeque<Started> started = new ArrayDeque<>();
     private int status;
+    /** The timer last recorded in, and what it times: a keep-alive connection asks the same again and again. */
+    private Timer timer;
+    private String timerRoute;
+    private String timerMethod;
+    private int timerStatusClass;
 
     HttpMetricsHandler(RondoMetrics metrics, Counter sent) {
         this.metrics = metrics;
@@ -57,11 +64,22 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
             && msg instanceof HttpResponse) {
             Started request = started.poll();
             if (request != null) {
-                metrics.httpRequest("http", request.route(), request.method(), status, System.nanoTime()
-                    - request.startNs());
+                timer(request.route(), request.method(), status).record(System.nanoTime() - request.startNs(),
+                    TimeUnit.NANOSECONDS);
             }
         }
         super.write(ctx, msg, promise);
+    }
+
+    private Timer timer(String route, String method, int status) {
+        if (timer == null || !route.equals(timerRoute) || !method.equals(timerMethod)
+            || status / 100 != timerStatusClass) {
+            timer = metrics.httpTimer("http", route, method, status);
+            timerRoute = route;
+            timerMethod = method;
+            timerStatusClass = status / 100;
+        }
+        return timer;
     }
 
     /** The route label of a request target: never the path itself, which would make a series per object. */

@@ -60,6 +60,11 @@ final class HttpResponses {
         closeUnlessKeptAlive(ctx, ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keepAlive);
     }
 
+    /** Ends an answer with its whole last message (head and body in one), then the close unless kept alive. */
+    static void end(ChannelHandlerContext ctx, FullHttpResponse whole, boolean keepAlive) {
+        closeUnlessKeptAlive(ctx, ctx.writeAndFlush(whole), keepAlive);
+    }
+
     private static void closeUnlessKeptAlive(ChannelHandlerContext ctx, ChannelFuture last, boolean keepAlive) {
         if (!keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);

@@ -73,7 +73,7 @@ public final class HttpServer implements AutoCloseable {
 
     /**
      * Binds and starts serving, as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer)},
-     * with small hot objects served from {@code hot}; returns once the port is open.
+     * with hot objects served from {@code hot}, which {@link #close()} empties; returns once the port is open.
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HotObjects hot) throws InterruptedException {
@@ -121,12 +121,16 @@ public final class HttpServer implements AutoCloseable {
         return Transport.epoll();
     }
 
-    /** Stops accepting, lets connections finish what they are writing, and ends the event loops. */
+    /**
+     * Stops accepting, lets connections finish what they are writing, ends the event loops, and
+     * empties the hot-object cache it served from, freeing its memory.
+     */
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
         boss.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS).syncUninterruptibly();
         workers.shutdownGracefully(QUIET_MS, TIMEOUT_MS, TimeUnit.MILLISECONDS).syncUninterruptibly();
+        hot.close();
     }
 
     /** Shutdown: how long the event loops must be quiet, and the most they may take. */

@@ -1,10 +1,15 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -12,7 +17,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.rondo.content.model.MediaObject;
 
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -33,6 +37,13 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ObjectResponse {
 
     private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+    /**
+     * The heads of 200 and 206 answers skip Netty's header validation: every name is a constant and
+     * every value Rondo's own (validators from the catalog, ranges it computed).
+     */
+    private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+    /** Last-Modified values by modification time, so a hot object's is formatted once, not per answer. */
+    private static final HttpDates LAST_MODIFIED = new HttpDates(HTTP_DATE);
 
     private final HttpResponse head;
     private final Body body;
@@ -62,7 +73,7 @@ final class ObjectResponse {
             }
             return new ObjectResponse(response, Body.NONE, keepAlive);
         }
-        HttpResponse response = new DefaultHttpResponse(request.protocolVersion(), status);
+        HttpResponse response = new DefaultHttpResponse(request.protocolVersion(), status, HEADERS);
         validators(response, object);
         Body body = body(outcome, object, response);
         HttpUtil.setContentLength(response, body.length());
@@ -97,9 +108,31 @@ final class ObjectResponse {
 
     private static void validators(HttpResponse response, MediaObject object) {
         response.headers().set(HttpHeaderNames.ETAG, object.etag());
-        response.headers().set(HttpHeaderNames.LAST_MODIFIED,
-            HTTP_DATE.format(Instant.ofEpochMilli(object.modifiedMs())));
+        response.headers().set(HttpHeaderNames.LAST_MODIFIED, LAST_MODIFIED.format(object.modifiedMs()));
         response.headers().set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);
+    }
+
+    /**
+     * Writes the whole answer, head and body, from the object's bytes in memory, taking over the
+     * caller's reference to them. A body of one range goes out as one message, the head and a
+     * slice of the bytes, so it passes the pipeline once; a multipart body part by part.
+     */
+    void writeFrom(ByteBuf object, ChannelHandlerContext ctx) {
+        if (body.segments().size() == 1 && !body.segments().get(0).isLiteral()) {
+            Body.Segment range = body.segments().get(0);
+            HttpResponse head = this.head;
+            HttpResponses.end(ctx, new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
+                object.slice((int) range.offset(), (int) range.length()), head.headers(),
+                EmptyHttpHeaders.INSTANCE), keepAlive);
+            return;
+        }
+        ctx.write(head);
+        try {
+            body.writeFrom(object, ctx);
+        } finally {
+            object.release();
+        }
+        HttpResponses.end(ctx, keepAlive);
     }
 
     /**

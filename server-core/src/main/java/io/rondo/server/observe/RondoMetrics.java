@@ -73,6 +73,14 @@ public final class RondoMetrics {
 
     /** One request answered on a port: its time, by route, method and status class. */
     public void httpRequest(String port, String route, String method, int status, long nanos) {
+        httpTimer(port, route, method, status).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The timer of requests answered on a port by route, method and status class, for a caller
+     * that records many and keeps the timer it last used.
+     */
+    public Timer httpTimer(String port, String route, String method, int status) {
         String statusClass = (status / 100) + "xx";
         String key = port + ' ' + route + ' ' + method + ' ' + statusClass;
         Timer timer = httpTimers.get(key);
@@ -83,7 +91,7 @@ public final class RondoMetrics {
                 .serviceLevelObjectives(HTTP_BUCKETS)
                 .register(registry));
         }
-        timer.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        return timer;
     }
 
     /** The counter of bytes the HTTP port sends: heads and bodies. */
@@ -146,7 +154,7 @@ public final class RondoMetrics {
     }
 
     /**
-     * Binds the HTTP port's hot-object cache (hits, misses, bytes served from memory, bytes kept),
+     * Binds the HTTP port's hot-object cache (hits, misses, bytes served from memory, bytes kept, its budget),
      * its event loops and Netty's buffer allocator.
      */
     public void bindHttp(io.rondo.server.http.HotObjects hot, io.netty.util.concurrent.EventExecutorGroup loops) {
@@ -158,6 +166,8 @@ public final class RondoMetrics {
             io.rondo.server.http.HotObjects::bytesServedFromMemory);
         gauge("rondo.cache.bytes", "Bytes the hot-object cache holds", Tags.empty(), hot,
             io.rondo.server.http.HotObjects::cachedBytes);
+        gauge("rondo.cache.budget.bytes", "The most bytes the hot-object cache may hold (http.hotObjectsTotal)",
+            Tags.empty(), hot, io.rondo.server.http.HotObjects::maxTotalBytes);
         hot.bindTo(registry);
         new NettyEventExecutorMetrics(loops).bindTo(registry);
         new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);

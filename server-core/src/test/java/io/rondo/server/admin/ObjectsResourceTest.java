@@ -365,6 +365,46 @@ class ObjectsResourceTest {
     }
 
     @Test
+    void theHttpPortNeverServesCachedBytesOfAnObjectReplacedMovedOrDeleted() throws Exception {
+        serve(MIB);
+        byte[] old = new byte[300_000];
+        new Random(11).nextBytes(old);
+        byte[] fresh = new byte[250_000];
+        new Random(12).nextBytes(fresh);
+        json(send("PUT", "/api/v1/objects/docs/hot.bin", ADMIN, HttpRequest.BodyPublishers.ofByteArray(old)), 201);
+        try (HttpServer http = httpPort()) {
+            assertArrayEquals(old, fetch(http, "/docs/hot.bin").body());
+            long hits = http.hotObjects().hits();
+            assertArrayEquals(old, fetch(http, "/docs/hot.bin").body());
+            assertEquals(hits + 1, http.hotObjects().hits(), "served from memory");
+
+            assertEquals(204, send("DELETE", "/api/v1/objects/docs/hot.bin", ADMIN).statusCode());
+            assertEquals(404, fetch(http, "/docs/hot.bin").statusCode(), "deleted: not served from memory");
+            json(send("PUT", "/api/v1/objects/docs/hot.bin", ADMIN, HttpRequest.BodyPublishers.ofByteArray(fresh)),
+                201);
+            HttpResponse<byte[]> replaced = fetch(http, "/docs/hot.bin");
+            assertArrayEquals(fresh, replaced.body(), "replaced: the new bytes");
+            assertArrayEquals(fresh, fetch(http, "/docs/hot.bin").body(), "and the new bytes from memory");
+
+            json(move("docs/hot.bin", "{\"to\":\"/docs/moved.bin\"}"), 200);
+            assertEquals(404, fetch(http, "/docs/hot.bin").statusCode(), "moved away: the old name is free");
+            HttpResponse<byte[]> moved = fetch(http, "/docs/moved.bin");
+            assertArrayEquals(fresh, moved.body(), "moved: the same bytes under the new name");
+            assertEquals(replaced.headers().firstValue("ETag"), moved.headers().firstValue("ETag"));
+
+            json(send("PUT", "/api/v1/objects/docs/hot.bin", ADMIN, HttpRequest.BodyPublishers.ofByteArray(old)),
+                201);
+            assertArrayEquals(old, fetch(http, "/docs/hot.bin").body(), "the old name taken again: its new bytes");
+            assertArrayEquals(fresh, fetch(http, "/docs/moved.bin").body());
+        }
+    }
+
+    private HttpResponse<byte[]> fetch(HttpServer http, String path) throws Exception {
+        return server.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.address().getPort()
+            + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
     void changesNeedTheAdminTokenAndReadsATokenOfEitherScope() throws Exception {
         serve(MIB);
 

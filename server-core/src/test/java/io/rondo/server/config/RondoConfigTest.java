@@ -187,6 +187,18 @@ class RondoConfigTest {
             tooMuch.describeBuffersCeiling());
     }
 
+    /** The hot-object cache's budget: a size in the file is that; auto is an eighth of the direct memory. */
+    @Test
+    void theHotObjectBudgetIsSetOrAnEighthOfTheDirectMemory() throws IOException {
+        assertEquals(Math.max(16L << 20, DirectMemory.maxBytes() / 8),
+            RondoConfig.load(yaml("http:\n  hotObjectsTotal: auto\n")).httpSettings().hotObjectsTotalBytes());
+        assertEquals(HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL,
+            RondoConfig.defaults().httpSettings().hotObjectsTotalBytes());
+        assertEquals(8 << 20, RondoConfig.defaults().httpSettings().hotObjectMaxBytes(), "documents, not films");
+        assertEquals(96L << 20, RondoConfig.load(yaml("http:\n  hotObjectsTotal: 96M\n")).httpSettings()
+            .hotObjectsTotalBytes());
+    }
+
     /** The paper's disk, or a profile file, when the file names one rather than measured. */
     @Test
     void aNamedDiskProfileIsNotMeasured() throws IOException {

@@ -60,8 +60,10 @@ final class EmbeddedHttp {
 
     final EmbeddedChannel channel;
     final HandedChunks chunks;
+    private final HotObjects hot;
 
     EmbeddedHttp(TestLibrary library, HotObjects hot) {
+        this.hot = hot;
         this.chunks = new HandedChunks(library.disks());
         this.channel = new EmbeddedChannel(new WireCopy(), new DiscreteHandler(
             new DiscreteRouter(library.library().directory(), chunks, hot)));
@@ -76,12 +78,16 @@ final class EmbeddedHttp {
         channel.runPendingTasks();
     }
 
-    /** Delivers what the disks still read for this connection, and closes it, releasing what it wrote. */
+    /**
+     * Delivers what the disks still read for this connection, and closes it, releasing what it
+     * wrote and what its hot-object cache holds.
+     */
     void close() {
         while (chunks.inFlight() > 0) {
             chunks.deliverNext(channel);
         }
         channel.finishAndReleaseAll();
+        hot.close();
     }
 
     /** A GET or HEAD (or any method) of {@code uri}, with headers as name, value, name, value. */

@@ -1,5 +1,7 @@
 package io.rondo.server.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
@@ -23,16 +25,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Small hot objects served from memory: no disk read the second time, the same bytes, never stale. */
+/** Hot objects served from memory: no disk read the second time, the same bytes, never stale. */
 class HotObjectsTest {
 
     private static final int MAX_OBJECT = 64 * 1024;
@@ -173,10 +178,11 @@ class HotObjectsTest {
                     assertTrue(small.cachedBytes() <= maxTotal, small.cachedBytes() + " bytes cached");
                 }
             }
+            assertTrue(small.cachedObjects() <= maxTotal / 60_000, small.cachedObjects() + " objects cached");
+            assertTrue(small.cachedBytes() > 0);
+            assertTrue(small.hits() > 0, "objects asked for again were admitted");
         }
-        assertTrue(small.cachedObjects() <= maxTotal / 60_000, small.cachedObjects() + " objects cached");
-        assertTrue(small.cachedBytes() > 0);
-        assertTrue(small.hits() > 0, "objects asked for again were admitted");
+        assertEquals(0, small.cachedBytes(), "a stopped server's cache is emptied, its memory freed");
     }
 
     @Test
@@ -184,13 +190,154 @@ class HotObjectsTest {
         HotObjects cache = new HotObjects(1000, 2500);
         for (int i = 0; i < 20; i++) {
             cache.put(new MediaObject(i, "/o" + i, Kind.DISCRETE, "application/octet-stream", 1000, "\"e" + i + "\"",
-                0, 0, null, null), new byte[1000]);
+                0, 0, null, null), Unpooled.directBuffer(1000, 1000).writeZero(1000));
             assertTrue(cache.cachedBytes() <= 2500, cache.cachedBytes() + " bytes cached");
         }
         MediaObject tooBig = new MediaObject(99, "/big", Kind.DISCRETE, "application/octet-stream", 1001, "\"b\"",
             0, 0, null, null);
-        cache.put(tooBig, new byte[1001]);
+        cache.put(tooBig, Unpooled.directBuffer(1001, 1001).writeZero(1001));
         assertNull(cache.lookUp(tooBig));
+        cache.close();
+    }
+
+    /** D-requests the disks have answered: what a read through the scheduler leaves behind. */
+    private static long dRequests() {
+        return disks.discreteResponseTimes().count();
+    }
+
+    @Test
+    void anObjectLargerThanOneReadIsReadOnceThenEveryPartOfItComesFromMemory() throws Exception {
+        HotObjects large = new HotObjects();
+        byte[] bytes = ingest("/hot/large-cached.bin", 300_000, 8);
+        try (HttpServer largeServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+            disks, null, large)) {
+            long before = dRequests();
+            HttpResponse<byte[]> first = get(largeServer, "/hot/large-cached.bin");
+            assertArrayEquals(bytes, first.body());
+            assertEquals(2, dRequests() - before, "a miss reads the object through the scheduler: two 256 KiB reads");
+            assertEquals(300_000, large.cachedBytes());
+
+            before = dRequests();
+            long readsBefore = READS.get();
+            HttpResponse<byte[]> whole = get(largeServer, "/hot/large-cached.bin");
+            HttpResponse<byte[]> acrossReads = get(largeServer, "/hot/large-cached.bin", "Range",
+                "bytes=262000-262300");
+            HttpResponse<byte[]> multipart = get(largeServer, "/hot/large-cached.bin", "Range",
+                "bytes=0-9,262140-262150,-5");
+
+            assertEquals(0, dRequests() - before, "hits send no D-request");
+            assertEquals(0, READS.get() - readsBefore, "and read no disk");
+            assertArrayEquals(bytes, whole.body());
+            assertEquals(first.headers().map(), whole.headers().map(), "the same headers from memory");
+            assertEquals(206, acrossReads.statusCode());
+            assertEquals("bytes 262000-262300/300000", acrossReads.headers().firstValue("content-range")
+                .orElseThrow());
+            assertArrayEquals(Arrays.copyOfRange(bytes, 262_000, 262_301), acrossReads.body());
+            String body = new String(multipart.body(), StandardCharsets.ISO_8859_1);
+            assertTrue(body.contains("Content-Range: bytes 262140-262150/300000\r\n\r\n"
+                + new String(bytes, 262_140, 11, StandardCharsets.ISO_8859_1) + "\r\n"), "the middle part");
+            assertTrue(body.contains("Content-Range: bytes 299995-299999/300000\r\n\r\n"
+                + new String(bytes, 299_995, 5, StandardCharsets.ISO_8859_1) + "\r\n"), "the suffix");
+            assertEquals(300_000 + 301 + 10 + 11 + 5, large.bytesServedFromMemory());
+        }
+    }
+
+    @Test
+    void aSmallRangeOfALargeObjectReadsOnlyThatRangeUntilTheWholeIsAskedFor() throws Exception {
+        HotObjects large = new HotObjects();
+        byte[] bytes = ingest("/hot/large-ranged.bin", 600_000, 9);
+        try (HttpServer largeServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+            disks, null, large)) {
+            long before = dRequests();
+            HttpResponse<byte[]> range = get(largeServer, "/hot/large-ranged.bin", "Range", "bytes=500000-500099");
+            assertEquals(206, range.statusCode());
+            assertArrayEquals(Arrays.copyOfRange(bytes, 500_000, 500_100), range.body());
+            assertEquals(1, dRequests() - before, "one read of the range, not three of the object");
+            assertEquals(0, large.cachedObjects(), "a range of an object above one read does not fill the cache");
+
+            before = dRequests();
+            assertArrayEquals(bytes, get(largeServer, "/hot/large-ranged.bin").body());
+            assertEquals(3, dRequests() - before, "the whole object: three reads, and cached");
+
+            before = dRequests();
+            HttpResponse<byte[]> again = get(largeServer, "/hot/large-ranged.bin", "Range", "bytes=500000-500099");
+            assertArrayEquals(Arrays.copyOfRange(bytes, 500_000, 500_100), again.body());
+            assertEquals(0, dRequests() - before, "now from memory");
+        }
+    }
+
+    @Test
+    void theByteBudgetHoldsWithObjectsLargerThanTheOldLimit() throws Exception {
+        long maxTotal = 700_000;
+        HotObjects budget = new HotObjects(HttpSettings.DEFAULT_HOT_OBJECT_MAX, maxTotal);
+        try (HttpServer budgetServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+            disks, null, budget)) {
+            for (int i = 0; i < 6; i++) {
+                byte[] bytes = ingest("/hot/budget-" + i + ".bin", 200_000, 200 + i);
+                for (int again = 0; again < 3; again++) {
+                    assertArrayEquals(bytes, get(budgetServer, "/hot/budget-" + i + ".bin").body());
+                    assertTrue(budget.cachedBytes() <= maxTotal, budget.cachedBytes() + " bytes cached");
+                }
+            }
+            assertTrue(budget.cachedObjects() >= 1 && budget.cachedObjects() <= 3,
+                budget.cachedObjects() + " cached");
+            assertTrue(budget.hits() > 0, "objects asked for again were admitted");
+        }
+    }
+
+    @Test
+    void anEntryTheCacheLetsGoIsFreedOnlyOnceTheLastAnswerWritingItIsDone() {
+        HotObjects cache = new HotObjects(1000, 2000);
+        MediaObject object = discrete(1, 1000);
+        ByteBuf old = Unpooled.directBuffer(1000, 1000).writeZero(1000);
+        cache.put(object, old);
+        ByteBuf answering = cache.lookUp(object);
+        assertEquals(2, old.refCnt(), "the cache's reference and the answer's");
+
+        ByteBuf fresh = Unpooled.directBuffer(1000, 1000).writeZero(1000);
+        cache.put(object, fresh);
+        assertEquals(1, old.refCnt(), "replaced: still the answer's to write");
+        assertEquals(1000, answering.readableBytes());
+        answering.release();
+        assertEquals(0, old.refCnt(), "freed once written");
+
+        ByteBuf tooLarge = Unpooled.directBuffer(1001, 1001).writeZero(1001);
+        cache.put(discrete(2, 1001), tooLarge);
+        assertEquals(0, tooLarge.refCnt(), "an object above the limit is not kept");
+        Map<Long, ByteBuf> buffers = new HashMap<>(Map.of(1L, fresh));
+        for (long id = 3; id <= 5; id++) {
+            buffers.put(id, Unpooled.directBuffer(1000, 1000).writeZero(1000));
+            cache.put(discrete(id, 1000), buffers.get(id));
+        }
+        assertTrue(cache.cachedObjects() <= 2, cache.cachedObjects() + " cached: the budget holds two");
+        buffers.forEach((id, bytes) -> {
+            ByteBuf hit = cache.lookUp(discrete(id, 1000));
+            assertEquals(hit != null ? 2 : 0, bytes.refCnt(), "object " + id + ": kept, or freed when evicted");
+            if (hit != null) {
+                hit.release();
+            }
+        });
+        cache.close();
+        buffers.forEach((id, bytes) -> assertEquals(0, bytes.refCnt(), "object " + id + ": freed at close"));
+    }
+
+    @Test
+    void oneFillAnObjectAtATime() {
+        HotObjects cache = new HotObjects(1000, 2000);
+        MediaObject object = discrete(7, 1000);
+        assertTrue(cache.claimFill(object), "the first miss fills");
+        assertFalse(cache.claimFill(object), "a miss meanwhile is sent its bytes without a buffer of its own");
+        assertTrue(cache.claimFill(discrete(8, 1000)), "another object fills at the same time");
+        cache.abandonFill(object);
+        assertTrue(cache.claimFill(object), "a fill given up: the next miss fills");
+        cache.put(object, Unpooled.directBuffer(1000, 1000).writeZero(1000));
+        assertTrue(cache.claimFill(object), "a put ends the claim");
+        cache.close();
+    }
+
+    private static MediaObject discrete(long id, long size) {
+        return new MediaObject(id, "/o" + id, Kind.DISCRETE, "application/octet-stream", size, "\"e" + id + "\"", 0, 0,
+            null, null);
     }
 
     @Test

@@ -88,7 +88,8 @@ class StreamUpgradeTest {
         assertTrue(pipeline.toMap().values().stream().noneMatch(sessionType()::isInstance), pipeline.names()::toString);
         assertNull(pipeline.get(WebSocketFrames.class));
         assertNotNull(pipeline.get(DiscreteHandler.class));
-        assertNotNull(pipeline.get(StreamUpgradeHandler.class), "still waiting for an upgrade that may come");
+        assertNull(pipeline.get(StreamUpgradeHandler.class), "no stream binding before a request for /stream");
+        assertNull(pipeline.get(HttpInitializer.WEBSOCKET), "nor the WebSocket protocol handler");
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.http.HotObjects;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskRuntime;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ServingUnderLoadTest {
 
-    /** Larger than the hot-object cache takes, so every fetch is read from the disk. */
+    /** A document of 100 kB, fetched with no hot-object cache, so every fetch is read from the disk. */
     private static final int DOCUMENT_BYTES = 100_000;
 
     @TempDir
@@ -74,7 +75,7 @@ class ServingUnderLoadTest {
                  StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
                      library.directory(), disks, RondoConfig.defaults().admissionConfig());
                  HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-                     disks.start(), streams)) {
+                     disks.start(), streams, new HotObjects(0, 0))) {
                 long largest = video.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow();
                 long oneIoNs = paper.maxSeekNs() + paper.worstCaseRotationNs() + paper.transferNs(0, largest);
                 double boundMs = 2 * oneIoNs / 1e6 + 5;

@@ -1,0 +1,41 @@
+package io.rondo.content.ingest;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Object names as every request and every change of the library spells them. */
+class ObjectNamesTest {
+
+    @Test
+    void aNameStartsWithOneSlashAndHasOneBetweenSegments() {
+        assertEquals("/videos/clip.webm", ObjectNames.normalize("videos/clip.webm"));
+        assertEquals("/videos/clip.webm", ObjectNames.normalize("//videos///clip.webm"));
+        assertEquals("/a/b", ObjectNames.normalize("/a//b"));
+        String already = "/docs/report.pdf";
+        assertSame(already, ObjectNames.normalize(already), "a normal name is taken as it is");
+    }
+
+    @Test
+    void dotsAreRefusedOnlyAsWholeSegments() {
+        for (String climbing : new String[] {"/..", "/.", "/a/../b", "/a/./b", "/a/..", "../a", "/a//../b"}) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> ObjectNames.normalize(climbing), climbing);
+            assertTrue(refused.getMessage().contains("names cannot climb"), refused.getMessage());
+        }
+        assertEquals("/.hidden", ObjectNames.normalize("/.hidden"));
+        assertEquals("/a/..b/c...", ObjectNames.normalize("/a/..b/c..."));
+        assertEquals("/a/.../b", ObjectNames.normalize("/a/.../b"));
+    }
+
+    @Test
+    void foldersControlCharactersBackslashesAndEmptyNamesAreRefused() {
+        for (String bad : new String[] {"", " ", "/", "/a/", "/a\u0001b", "/a\\b", "/a\u007fb"}) {
+            assertThrows(IllegalArgumentException.class, () -> ObjectNames.normalize(bad), bad);
+        }
+        assertThrows(IllegalArgumentException.class, () -> ObjectNames.normalize(null));
+    }
+}

@@ -1,0 +1,36 @@
+package io.rondo.server.http;
+
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * HTTP dates of epoch-millisecond times, remembered in a small direct-mapped table: a hot
+ * object's Last-Modified is formatted once, not once per answer. Any thread may ask; a slot holds
+ * one immutable entry, so a race only formats a date twice.
+ */
+final class HttpDates {
+
+    private static final int SLOT_BITS = 10;
+    private static final int SLOTS = 1 << SLOT_BITS;
+
+    private record Entry(long epochMs, String text) {
+    }
+
+    private final DateTimeFormatter format;
+    private final Entry[] slots = new Entry[SLOTS];
+
+    HttpDates(DateTimeFormatter format) {
+        this.format = format;
+    }
+
+    /** The date of {@code epochMs} as {@code format} writes it. */
+    String format(long epochMs) {
+        int slot = (int) (epochMs ^ epochMs >>> 32) * 0x9E3779B9 >>> Integer.SIZE - SLOT_BITS;
+        Entry entry = slots[slot];
+        if (entry == null || entry.epochMs() != epochMs) {
+            entry = new Entry(epochMs, format.format(Instant.ofEpochMilli(epochMs)));
+            slots[slot] = entry;
+        }
+        return entry.text();
+    }
+}
