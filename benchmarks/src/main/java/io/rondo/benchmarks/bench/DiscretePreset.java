@@ -195,7 +195,7 @@ public final class DiscretePreset implements Callable<Integer> {
                 repeats != null ? repeats : quick ? 1 : 2, iterations != null ? iterations : quick ? 1 : 3,
                 streams != null ? streams : quick ? 10 : 100,
                 streamBitrate, chosen, clientThreads, Quantities.durationNs(timeout, "--timeout"),
-                quick ? QUICK_SWEEP : SWEEP, TimeUnit.SECONDS.toNanos(quick ? 3 : 10),
+                quick ? QUICK_SWEEP : SWEEP, TimeUnit.SECONDS.toNanos(quick ? 3 : 30),
                 rondoJavaOpts.isBlank() ? List.of() : List.of(rondoJavaOpts.trim().split("\\s+")));
             if (settings.files() < 1 || settings.repeats() < 1 || settings.iterations() < 1 || settings.streams() < 0
                 || clientThreads < 1

@@ -50,7 +50,9 @@ import java.util.concurrent.TimeUnit;
  * share of the rate and connections, so nothing is shared but the final merge. A request not
  * answered within the timeout is counted as timed out and its connection closed; a status other
  * than 200 or 206, or a broken connection, counts as an error. Only requests that arrived within
- * the measured window are counted; those of the warm-up before it only warm.
+ * the measured window are counted and timed; those of the warm-up before it only warm. The
+ * throughput is what was answered within the window, so a server that falls behind is not
+ * credited with the backlog it answers after it.
  */
 public final class HttpLoad {
 
@@ -117,6 +119,7 @@ public final class HttpLoad {
         return CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             Histogram merged = new Histogram(HIGHEST_US, 3);
             long ok = 0;
+            long inWindow = 0;
             long errors = 0;
             long timeouts = 0;
             long bytes = 0;
@@ -124,12 +127,13 @@ public final class HttpLoad {
                 Driver driver = future.join();
                 merged.add(driver.latencyUs);
                 ok += driver.ok;
+                inWindow += driver.answeredInWindow;
                 errors += driver.errors;
                 timeouts += driver.timeouts;
                 bytes += driver.bytes;
             }
             return new LoadStep(open ? step.ratePerSecond() : Double.NaN, step.connections(), step.measureNs(), ok,
-                errors, timeouts, bytes, merged);
+                inWindow, errors, timeouts, bytes, merged);
         });
     }
 
@@ -143,6 +147,7 @@ public final class HttpLoad {
         final CompletableFuture<Driver> finished = new CompletableFuture<>();
         final Histogram latencyUs = new Histogram(HIGHEST_US, 3);
         long ok;
+        long answeredInWindow;
         long errors;
         long timeouts;
         long bytes;
@@ -366,12 +371,16 @@ public final class HttpLoad {
                     if (message instanceof LastHttpContent) {
                         Request answered = current;
                         current = null;
+                        long nowNs = System.nanoTime();
+                        if (!failed && measured(nowNs)) {
+                            answeredInWindow++;
+                        }
                         if (measured(answered.intendedNs())) {
                             if (failed) {
                                 errors++;
                             } else {
                                 ok++;
-                                long us = (System.nanoTime() - answered.intendedNs()) / 1000;
+                                long us = (nowNs - answered.intendedNs()) / 1000;
                                 latencyUs.recordValue(Math.max(1, Math.min(HIGHEST_US, us)));
                             }
                         }

@@ -11,18 +11,19 @@ import java.util.Map;
  * @param offeredPerSecond the open model's arrival rate; NaN for a closed loop
  * @param connections the most connections it used
  * @param measureNs how long it was measured
- * @param ok requests answered 200 or 206
+ * @param ok requests that arrived in the measured window and were answered 200 or 206
+ * @param answeredInWindow requests answered 200 or 206 within the measured window, whenever they arrived
  * @param errors requests answered otherwise, or lost with their connection
  * @param timeouts requests not answered within the timeout (waiting or in flight)
  * @param bytes body bytes received
  * @param latencyUs the answered requests' latencies, microseconds, from each one's intended start
  */
-public record LoadStep(double offeredPerSecond, int connections, long measureNs, long ok, long errors,
-                       long timeouts, long bytes, Histogram latencyUs) {
+public record LoadStep(double offeredPerSecond, int connections, long measureNs, long ok, long answeredInWindow,
+                       long errors, long timeouts, long bytes, Histogram latencyUs) {
 
-    /** Answered requests per second over the measured time. */
+    /** Requests answered per second within the measured time: the server's throughput at this load. */
     public double achievedPerSecond() {
-        return ok * 1e9 / measureNs;
+        return answeredInWindow * 1e9 / measureNs;
     }
 
     /** The latency at {@code percentile} (0-100), milliseconds; NaN if nothing was answered. */
@@ -52,6 +53,7 @@ public record LoadStep(double offeredPerSecond, int connections, long measureNs,
         json.put("measuredSeconds", measureNs / 1e9);
         json.put("achievedPerSecond", Math.round(achievedPerSecond()));
         json.put("ok", ok);
+        json.put("answeredInWindow", answeredInWindow);
         json.put("errors", errors);
         json.put("timeouts", timeouts);
         json.put("megabytesPerSecond", bytes / (measureNs / 1e9) / 1e6);

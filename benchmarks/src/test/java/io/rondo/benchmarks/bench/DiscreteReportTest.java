@@ -33,7 +33,7 @@ class DiscreteReportTest {
         Histogram latency = new Histogram(HttpLoad.HIGHEST_US, 3);
         long count = Math.round(perSecond * 10);
         latency.recordValueWithCount(Math.round(ms * 1000), count);
-        return new LoadStep(offered, 32, TEN_S, count, 0, 0, count * 50_000, latency);
+        return new LoadStep(offered, 32, TEN_S, count, count, 0, 0, count * 50_000, latency);
     }
 
     private static ClosedLoop closed(double perSecond) {

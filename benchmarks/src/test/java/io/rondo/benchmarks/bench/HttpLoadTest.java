@@ -108,6 +108,8 @@ class HttpLoadTest {
         assertEquals(0, step.timeouts());
         assertEquals(step.ok() * BODY.length, step.bytes());
         assertEquals(step.ok(), step.latencyUs().getTotalCount());
+        // A server that keeps up answers within the window about what arrived in it.
+        assertTrue(Math.abs(step.answeredInWindow() - step.ok()) <= 20, step.answeredInWindow() + " vs " + step.ok());
         assertTrue(served.get() > step.ok(), "the warm-up's requests were sent but not counted");
         assertTrue(step.keptUp());
     }
@@ -124,6 +126,7 @@ class HttpLoadTest {
         // waited tens to hundreds of ms, so well over 5 % of all took 100 ms or more.
         assertTrue(open.latencyMs(95) >= 100, "open p95 " + open.latencyMs(95) + " ms");
         assertTrue(open.maxMs() >= 350, "open max " + open.maxMs() + " ms");
+        assertTrue(!open.keptUp() || open.latencyMs(99) >= 100, "a stall shows in the open model's tail");
 
         stallOnce.set(true);
         LoadStep closed = load.closed(new HttpLoad.Step(address(), 0, 1, 0, 1000 * MS, 3000 * MS, 3)).get();
