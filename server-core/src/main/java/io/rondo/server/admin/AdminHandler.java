@@ -2,7 +2,7 @@ package io.rondo.server.admin;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One admin connection: each request matched to its {@link Route}, its token checked against the
@@ -42,6 +43,8 @@ import java.util.concurrent.CompletionException;
 final class AdminHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
+    /** How long a connection being closed reads and drops what its client still sends. */
+    private static final long LINGER_MS = 2_000;
 
     /** The largest body a route that is no upload takes: policies and moves are small. */
     static final int MAX_BODY = 1 << 20;
@@ -62,6 +65,7 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
     private long startNs;
     private boolean keepAlive;
     private boolean discarding;
+    private boolean closing;
     private ByteArrayOutputStream body;
     private Route.UploadSink upload;
     private long uploaded;
@@ -86,6 +90,9 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
+            if (closing) {
+                return;
+            }
             if (msg instanceof HttpRequest head) {
                 begin(ctx, head);
             }
@@ -301,9 +308,28 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
         HttpUtil.setContentLength(response, reply.body().length);
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(response).addListener(written -> closeAfterAnswer(ctx));
         } else {
             ctx.writeAndFlush(response);
+        }
+    }
+
+    /**
+     * Ends a connection once its last answer is written. The output is shut at once, but what the
+     * client still sends (the rest of a refused body) is read and dropped for a moment before the
+     * connection closes: closing a socket with unread bytes makes the kernel reset it, and a client
+     * still sending its body would lose the answer (a 413, say) to the reset.
+     */
+    private void closeAfterAnswer(ChannelHandlerContext ctx) {
+        closing = true;
+        if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive()) {
+            duplex.shutdownOutput();
+            ctx.channel().config().setAutoRead(true);
+            ctx.executor().schedule(() -> {
+                ctx.close();
+            }, LINGER_MS, TimeUnit.MILLISECONDS);
+        } else {
+            ctx.close();
         }
     }
 
