@@ -9,6 +9,7 @@ import io.rondo.scheduler.device.DiskLayout;
 import io.rondo.scheduler.device.DiskLayout.ConfiguredDisk;
 import io.rondo.scheduler.device.DiskProbe;
 import io.rondo.server.config.ByteSizes;
+import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -100,6 +101,7 @@ final class DoctorCommand implements Callable<Integer> {
             warnings.add("the native disk reader is not in use (" + io.fallbackReason() + "): the pure-Java reader "
                 + "knows no physical positions, so SCAN orders reads by their offsets within each file");
         }
+        warnings.addAll(settings.memoryBudget().warnings());
         boolean direct = probes.values().stream().allMatch(DiskProbe.Result::directIo);
         boolean fiemap = probes.values().stream().allMatch(DiskProbe.Result::fiemap);
         Report report = new Report(io, settings, layout, probes, direct, fiemap, notes, warnings, problems);
@@ -127,6 +129,14 @@ final class DoctorCommand implements Callable<Integer> {
             root.put("odirect", direct);
             root.put("fiemap", fiemap);
             root.put("config", settings.source().map(Path::toString).orElse(null));
+            MemoryBudget budget = settings.memoryBudget();
+            ObjectNode memory = root.putObject("memory");
+            memory.put("heapBytes", budget.heapBytes());
+            memory.put("directBytes", budget.directBytes());
+            memory.put("buffersCeilingBytes", budget.ceilingBytes());
+            memory.put("hotObjectsBytes", budget.hotObjectsBytes());
+            memory.put("sizedForBytes", budget.sizedForBytes());
+            memory.put("sizedBy", budget.sizedBy());
             ArrayNode disks = root.putArray("disks");
             for (ConfiguredDisk disk : layout.disks()) {
                 ObjectNode node = disks.addObject();
@@ -165,6 +175,8 @@ final class DoctorCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  %-9s %s%n", "FIEMAP", verdict(fiemap, false));
             out.printf(Locale.ROOT, "  %-9s %s%n", "config", settings.source().map(Path::toString)
                 .orElse("none found (" + RondoConfig.defaultFile() + "): the defaults"));
+            out.printf(Locale.ROOT, "  %-9s %s%n", "memory",
+                settings.memoryBudget().describe().substring("memory: ".length()));
             out.println();
             out.println(layout.disks().size() == 1 ? "Disk" : "Disks");
             for (ConfiguredDisk disk : layout.disks()) {

@@ -154,6 +154,8 @@ final class ServeCommand implements Callable<Integer> {
                 return;
             }
             models.forEach(model -> out.println(model.account()));
+            out.println(settings.memoryBudget().describe());
+            settings.memoryBudget().warnings().forEach(warning -> out.println("WARNING: " + warning));
             out.println("admission " + settings.admissionPolicy() + ": buffers " + settings.describeBuffersCeiling()
                 + ", network " + BitRates.format(settings.networkBitsPerSecond()) + " (network.capacity)");
             Map<String, DiskProfile> byDisk = new HashMap<>();

@@ -40,7 +40,8 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
      * ({@code -XX:MaxDirectMemorySize}, by default the heap's maximum), where the cached bytes
      * live, and at least 16 MiB.
      */
-    public static final long DEFAULT_HOT_OBJECTS_TOTAL = Math.max(16L << 20, DirectMemory.maxBytes() / 8);
+    public static final long DEFAULT_HOT_OBJECTS_TOTAL =
+        MemoryBudget.autoHotObjects(DirectMemory.maxBytes(), DirectMemory.maxBytes() / 2);
 
     /** Checks every limit once. */
     public HttpSettings {

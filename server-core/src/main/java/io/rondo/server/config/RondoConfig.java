@@ -157,7 +157,7 @@ public final class RondoConfig {
                 size(http.writeBufferHigh(), "http.writeBufferHigh", HttpSettings.DEFAULT_WRITE_BUFFER_HIGH),
                 size(http.hotObjectMax(), "http.hotObjectMax", HttpSettings.DEFAULT_HOT_OBJECT_MAX),
                 http.hotObjectsTotal() == null || http.hotObjectsTotal().equals(AUTO)
-                    ? HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL
+                    ? MemoryBudget.autoHotObjects(DirectMemory.maxBytes(), buffersCeilingBytes)
                     : ByteSizes.parse(http.hotObjectsTotal(), "http.hotObjectsTotal"));
             this.streamSettings = new StreamSettings(
                 size(streams.writeBufferLow(), "streams.writeBufferLow", StreamSettings.DEFAULT_WRITE_BUFFER_LOW),
@@ -370,6 +370,11 @@ public final class RondoConfig {
         return ByteSizes.format(buffersCeilingBytes) + " (buffers.ceiling)" + (buffersCeilingBytes <= directBytes ? ""
             : "; WARNING: more than the JVM's " + direct + ": raise it with RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize="
             + "SIZE, or reads may fail for memory before admission refuses a stream");
+    }
+
+    /** This JVM's memory and how the read buffers and the hot-object cache share its direct memory. */
+    public MemoryBudget memoryBudget() {
+        return MemoryBudget.of(buffersCeilingBytes, httpSettings.hotObjectsTotalBytes());
     }
 
     /** {@code network.capacity}, as written ({@code unlimited}, {@code 1G}). */
