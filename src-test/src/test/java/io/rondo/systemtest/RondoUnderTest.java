@@ -12,6 +12,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
@@ -84,6 +85,16 @@ final class RondoUnderTest implements AutoCloseable {
      * does, and starts serving it with these admission settings.
      */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
+        return start(temp, docBytes, admission, HttpSettings.defaults());
+    }
+
+    /** Ingests the test library under {@code temp} and serves it with these {@code http:} settings. */
+    static RondoUnderTest start(Path temp, int docBytes, HttpSettings http) throws Exception {
+        return start(temp, docBytes, AdmissionConfig.defaults(), http);
+    }
+
+    private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings)
+        throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
         PlayerFiles.install(library);
@@ -107,7 +118,8 @@ final class RondoUnderTest implements AutoCloseable {
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             admission);
         disks.start();
-        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams);
+        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams,
+            httpSettings);
         return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject);
     }
 

@@ -8,6 +8,8 @@ package io.rondo.server.config;
  * @param maxHeaderBytes       {@code http.maxHeaders}: the most header bytes (more: 431)
  * @param maxBodyBytes         {@code http.maxBody}: the largest request body (larger: 413)
  * @param idleTimeoutSeconds   {@code http.idleTimeoutSeconds}: how long a connection may sit idle between requests
+ * @param headerTimeoutMs      {@code http.headerTimeout}: how long a request may take to arrive whole, from its first
+ *                             byte (later: 408, and the connection closes)
  * @param maxRanges            {@code http.maxRanges}: the most ranges one request may ask for (more: the whole object)
  * @param writeBufferLowBytes  {@code http.writeBufferLow}: a connection writable again below this many bytes queued
  * @param writeBufferHighBytes {@code http.writeBufferHigh}: a connection stops taking body chunks above this
@@ -16,8 +18,8 @@ package io.rondo.server.config;
  *                             {@code auto} (the default) is {@link #DEFAULT_HOT_OBJECTS_TOTAL}
  */
 public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxBodyBytes, int idleTimeoutSeconds,
-                           int maxRanges, int writeBufferLowBytes, int writeBufferHighBytes, int hotObjectMaxBytes,
-                           long hotObjectsTotalBytes) {
+                           long headerTimeoutMs, int maxRanges, int writeBufferLowBytes, int writeBufferHighBytes,
+                           int hotObjectMaxBytes, long hotObjectsTotalBytes) {
 
     /** {@code http.maxRequestLine}. */
     public static final int DEFAULT_MAX_REQUEST_LINE = 8 * 1024;
@@ -27,6 +29,11 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
     public static final int DEFAULT_MAX_BODY = 64 * 1024;
     /** {@code http.idleTimeoutSeconds}. */
     public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
+    /**
+     * {@code http.headerTimeout}: ample for any client on any network, short enough that a client
+     * sending its header a byte at a time cannot hold a connection for long.
+     */
+    public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
     /** {@code http.maxRanges}. */
     public static final int DEFAULT_MAX_RANGES = 32;
     /** {@code http.writeBufferLow}. */
@@ -49,6 +56,7 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
         Settings.positive(maxHeaderBytes, "http.maxHeaders");
         Settings.positive(maxBodyBytes, "http.maxBody");
         Settings.positive(idleTimeoutSeconds, "http.idleTimeoutSeconds");
+        Settings.positive(headerTimeoutMs, "http.headerTimeout");
         Settings.positive(maxRanges, "http.maxRanges");
         Settings.positive(hotObjectMaxBytes, "http.hotObjectMax");
         Settings.positive(hotObjectsTotalBytes, "http.hotObjectsTotal");
@@ -58,7 +66,13 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
     /** Every key at its default. */
     public static HttpSettings defaults() {
         return new HttpSettings(DEFAULT_MAX_REQUEST_LINE, DEFAULT_MAX_HEADERS, DEFAULT_MAX_BODY,
-            DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_RANGES, DEFAULT_WRITE_BUFFER_LOW, DEFAULT_WRITE_BUFFER_HIGH,
-            DEFAULT_HOT_OBJECT_MAX, DEFAULT_HOT_OBJECTS_TOTAL);
+            DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_MAX_RANGES, DEFAULT_WRITE_BUFFER_LOW,
+            DEFAULT_WRITE_BUFFER_HIGH, DEFAULT_HOT_OBJECT_MAX, DEFAULT_HOT_OBJECTS_TOTAL);
+    }
+
+    /** These settings with {@code http.headerTimeout} at {@code timeoutMs}. */
+    public HttpSettings withHeaderTimeoutMs(long timeoutMs) {
+        return new HttpSettings(maxRequestLineBytes, maxHeaderBytes, maxBodyBytes, idleTimeoutSeconds, timeoutMs,
+            maxRanges, writeBufferLowBytes, writeBufferHighBytes, hotObjectMaxBytes, hotObjectsTotalBytes);
     }
 }

@@ -139,7 +139,7 @@ public final class RondoConfig {
         }
         this.networkCapacity = network.capacity() == null ? DEFAULT_NETWORK_CAPACITY : network.capacity();
         this.networkBitsPerSecond = BitRates.parse(networkCapacity, where + ": network.capacity");
-        Http http = document.http() == null ? new Http(null, null, null, null, null, null, null, null, null)
+        Http http = document.http() == null ? new Http(null, null, null, null, null, null, null, null, null, null)
             : document.http();
         Streams streams = document.streams() == null ? new Streams(null, null, null) : document.streams();
         try {
@@ -152,6 +152,8 @@ public final class RondoConfig {
                 size(http.maxHeaders(), "http.maxHeaders", HttpSettings.DEFAULT_MAX_HEADERS),
                 size(http.maxBody(), "http.maxBody", HttpSettings.DEFAULT_MAX_BODY),
                 orDefault(http.idleTimeoutSeconds(), HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS),
+                http.headerTimeout() == null ? HttpSettings.DEFAULT_HEADER_TIMEOUT_MS
+                    : duration(http.headerTimeout(), "http.headerTimeout"),
                 orDefault(http.maxRanges(), HttpSettings.DEFAULT_MAX_RANGES),
                 size(http.writeBufferLow(), "http.writeBufferLow", HttpSettings.DEFAULT_WRITE_BUFFER_LOW),
                 size(http.writeBufferHigh(), "http.writeBufferHigh", HttpSettings.DEFAULT_WRITE_BUFFER_HIGH),
@@ -204,6 +206,16 @@ public final class RondoConfig {
             throw new IllegalArgumentException(key + " must be below 2 GiB, was '" + text + "'");
         }
         return (int) bytes;
+    }
+
+    /** A duration key as written ({@code 10s}, {@code 500ms}), in milliseconds. */
+    private static long duration(String text, String key) {
+        try {
+            return Durations.parseMillis(text, key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must be a duration from 1ms to 1 hour, such as 500ms or 10s, "
+                + "was '" + text + "'", e);
+        }
     }
 
     private static int orDefault(Integer value, int defaultValue) {
@@ -487,8 +499,9 @@ public final class RondoConfig {
     record Scheduler(String policy, Long roundMs, String maxRead, Integer queue, Integer generatorQueue) {
     }
 
-    record Http(String maxRequestLine, String maxHeaders, String maxBody, Integer idleTimeoutSeconds, Integer maxRanges,
-                String writeBufferLow, String writeBufferHigh, String hotObjectMax, String hotObjectsTotal) {
+    record Http(String maxRequestLine, String maxHeaders, String maxBody, Integer idleTimeoutSeconds,
+                String headerTimeout, Integer maxRanges, String writeBufferLow, String writeBufferHigh,
+                String hotObjectMax, String hotObjectsTotal) {
     }
 
     record Streams(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept) {

@@ -1,9 +1,19 @@
 package io.rondo.server.http;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.ReferenceCountUtil;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.runtime.Chunk;
+import io.rondo.server.runtime.QueueFullException;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A response body on its way, read from the disks a chunk at a time. What both pumps share: the
@@ -11,6 +21,12 @@ import io.rondo.server.runtime.Chunk;
  * {@link Directory.Lease} is held until the body is done, so the object cannot be deleted under
  * the reader. Every path gives back what it holds: a failed read closes the connection, a closed
  * connection abandons the body, and a chunk that arrives for an abandoned body is released.
+ *
+ * <p>The answer's head, and any part header before the first byte read, is held until the first
+ * read succeeds, so a first read that fails can still be answered with a status of its own: 503
+ * with {@code Retry-After} when a disk's or the generator's queue is full
+ * ({@link QueueFullException}: busy, try again shortly), 500 otherwise. A later read that fails
+ * can only cut the body short, and closes the connection.
  */
 abstract class BodyPump {
 
@@ -23,6 +39,8 @@ abstract class BodyPump {
     private final Runnable done;
     private boolean reading;
     private boolean abandoned;
+    /** What is written before the first byte read: null once that byte has come and they are sent. */
+    private List<HttpObject> held = new ArrayList<>(2);
 
     /**
      * @param answer the head already written; its body is this pump's to send
@@ -37,6 +55,16 @@ abstract class BodyPump {
         this.lease = lease;
         this.reads = reads;
         this.done = done;
+        held.add(answer.head());
+    }
+
+    /** Writes part of the answer, or holds it until the first read has succeeded. */
+    final void write(HttpObject message) {
+        if (held != null) {
+            held.add(message);
+        } else {
+            ctx.write(message);
+        }
     }
 
     /** Goes on: called to start, and again once the channel is writable. */
@@ -65,11 +93,51 @@ abstract class BodyPump {
             if (!abandoned) {
                 lease.close();
                 released();
-                ctx.close();
+                if (held != null) {
+                    refuse(error);
+                } else {
+                    ctx.close();
+                }
             }
             return;
         }
+        if (held != null) {
+            held.forEach(ctx::write);
+            held = null;
+        }
         arrived(chunk);
+    }
+
+    /**
+     * The first read failed, so nothing of the answer is written yet: 503 with Retry-After if the
+     * disks were too busy to take it (the connection kept as the request asked, and the next
+     * request goes on), 500 and the connection closed otherwise.
+     */
+    private void refuse(Throwable error) {
+        dropHeld();
+        if (error instanceof QueueFullException) {
+            FullHttpResponse response = HttpResponses.text(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                "the disks are busy: try again in a moment");
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            HttpUtil.setKeepAlive(response, keepAlive);
+            HttpResponses.end(ctx, response, keepAlive);
+            done.run();
+        } else {
+            FullHttpResponse response = HttpResponses.text(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "the object could not be read");
+            HttpUtil.setKeepAlive(response, false);
+            HttpResponses.end(ctx, response, false);
+        }
+    }
+
+    /** Seconds a client refused for busy disks is asked to wait: about a round, in which the queues drain. */
+    static final int RETRY_AFTER_SECONDS = 1;
+
+    private void dropHeld() {
+        if (held != null) {
+            held.forEach(ReferenceCountUtil::release);
+            held = null;
+        }
     }
 
     /** Every byte of the body is written: the last content, the lease back, and the next request may go. */
@@ -82,6 +150,7 @@ abstract class BodyPump {
     /** The connection closed: stop, and give the lease back. */
     final void abandon() {
         abandoned = true;
+        dropHeld();
         lease.close();
         released();
     }

@@ -19,10 +19,12 @@ import java.util.function.Function;
  * the order of Section 13.2.2, then If-Range and Range (Section 14). No I/O, no transport: the
  * HTTP handler asks, then reads what the {@link Outcome} says.
  *
- * <p>Choices where the RFC leaves room: a Range that does not parse, uses another unit, or asks
- * for more than {@code http.maxRanges} ranges is ignored (the whole representation is sent); ranges
- * are served in the order asked, not coalesced; a date validator in If-Range counts only if it
- * equals Last-Modified to the second.
+ * <p>Choices where the RFC leaves room (Section 14.2): a Range that does not parse, uses another
+ * unit, asks for more than {@code http.maxRanges} ranges, or whose ranges together ask for more
+ * bytes than the representation has, is ignored (the whole representation is sent, once).
+ * Overlapping or adjacent ranges are coalesced, and then all of them are served in ascending
+ * order; ranges apart from each other are served in the order asked ({@link RangeSpecs}). A date
+ * validator in If-Range counts only if it equals Last-Modified to the second.
  */
 public final class ConditionalRequests {
 
@@ -88,53 +90,49 @@ public final class ConditionalRequests {
         return parseRanges(header, size, HttpSettings.DEFAULT_MAX_RANGES);
     }
 
-    private static List<ByteRangeSpec> parseRanges(String header, long size, int maxRanges) {
+    /**
+     * As {@link #parseRanges(String, long)}, granting at most {@code maxRanges}. Overlapping and
+     * adjacent ranges are coalesced; a set that together asks for more bytes than the
+     * representation has (only overlaps can) is ignored, so no Range makes the body larger than
+     * the representation.
+     */
+    static List<ByteRangeSpec> parseRanges(String header, long size, int maxRanges) {
         String value = header.trim();
         int equals = value.indexOf('=');
         if (equals < 0 || !value.substring(0, equals).trim().equalsIgnoreCase("bytes")) {
             return null;
         }
-        String[] specs = value.substring(equals + 1).split(",", -1);
-        if (specs.length > maxRanges) {
+        List<String> specs = new ArrayList<>();
+        for (String raw : value.substring(equals + 1).split(",", -1)) {
+            String spec = raw.trim();
+            if (!spec.isEmpty()) {
+                specs.add(spec);
+            }
+            if (specs.size() > maxRanges) {
+                return null;
+            }
+        }
+        if (specs.isEmpty()) {
             return null;
         }
         List<ByteRangeSpec> satisfiable = new ArrayList<>();
-        for (String raw : specs) {
-            String spec = raw.trim();
-            int dash = spec.indexOf('-');
-            if (dash < 0) {
-                return null;
-            }
-            String first = spec.substring(0, dash).trim();
-            String last = spec.substring(dash + 1).trim();
+        long asked = 0;
+        for (String spec : specs) {
+            ByteRangeSpec range;
             try {
-                if (first.isEmpty()) {
-                    long suffix = digits(last);
-                    if (suffix > 0 && size > 0) {
-                        satisfiable.add(new ByteRangeSpec(Math.max(0, size - suffix), size - 1));
-                    }
-                } else {
-                    long from = digits(first);
-                    Long to = last.isEmpty() ? null : digits(last);
-                    if (to != null && to < from) {
-                        return null;
-                    }
-                    if (from < size) {
-                        satisfiable.add(new ByteRangeSpec(from, to == null ? size - 1 : Math.min(to, size - 1)));
-                    }
-                }
-            } catch (NumberFormatException e) {
+                range = RangeSpecs.resolve(spec, size);
+            } catch (IllegalArgumentException e) {
                 return null;
             }
+            if (range != null) {
+                satisfiable.add(range);
+                asked += range.length();
+            }
         }
-        return satisfiable;
-    }
-
-    private static long digits(String text) {
-        if (text.isEmpty() || text.length() > 18 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new NumberFormatException(text);
+        if (asked > size) {
+            return null;
         }
-        return Long.parseLong(text);
+        return RangeSpecs.coalesce(satisfiable);
     }
 
     private static boolean ifRangeHolds(String ifRange, Representation target) {

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -150,7 +151,6 @@ final class DiscreteRouter {
             leased.ifPresent(Directory.Lease::close);
             return object(ctx, request, path, done);
         }
-        ctx.write(answer.head());
         if (cacheable && (object.size() <= FILL_ANY_PART_UP_TO || answer.body().objectBytes() >= object.size())
             && hot.claimFill(object)) {
             return new FillPump(ctx, leased.get(), answer, reads, done, hot);
@@ -209,7 +209,7 @@ final class DiscreteRouter {
      * changes as the library does. A HEAD gets its length and no body.
      */
     private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
-        FullHttpResponse response = new DefaultFullHttpResponse(request.protocolVersion(), HttpResponseStatus.OK,
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
             Unpooled.wrappedBuffer(content));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");

@@ -57,7 +57,7 @@ final class FillPump extends BodyPump {
         while (segment < body.segments().size()) {
             Body.Segment current = body.segments().get(segment);
             if (current.isLiteral()) {
-                ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(current.literal())));
+                write(new DefaultHttpContent(Unpooled.wrappedBuffer(current.literal())));
                 segment++;
                 continue;
             }

@@ -85,14 +85,18 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel channel) {
+        HeaderTimeoutHandler headerTimeout = new HeaderTimeoutHandler(settings.headerTimeoutMs());
         channel.pipeline()
             .addLast(new IdleStateHandler(0, 0, settings.idleTimeoutSeconds()))
-            .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK));
+            .addLast(headerTimeout)
+            .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK))
+            .addLast(headerTimeout.afterCodec());
         if (metrics != null) {
             channel.pipeline().addLast(new HttpMetricsHandler(metrics, sent));
         }
         channel.pipeline()
             .addLast(new HttpServerKeepAliveHandler())
+            .addLast(new RequestConformanceHandler())
             .addLast(new HttpObjectAggregator(settings.maxBodyBytes(), true));
         if (streams != null) {
             channel.pipeline().addLast(new StreamPathGate());

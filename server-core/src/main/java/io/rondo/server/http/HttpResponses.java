@@ -5,10 +5,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -38,13 +38,13 @@ final class HttpResponses {
     }
 
     /** Sends a {@link #text} answer; {@code close} ends the connection after it whatever the request asked. */
-    static void plain(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status, String message,
+    static void plain(ChannelHandlerContext ctx, HttpRequest request, HttpResponseStatus status, String message,
                       boolean close) {
         send(ctx, request, text(status, message), close);
     }
 
     /** Sends a whole answer; {@code close} ends the connection after it whatever the request asked. */
-    static void send(ChannelHandlerContext ctx, FullHttpRequest request, FullHttpResponse response, boolean close) {
+    static void send(ChannelHandlerContext ctx, HttpRequest request, FullHttpResponse response, boolean close) {
         boolean keepAlive = !close && HttpUtil.isKeepAlive(request);
         if (request.method().equals(HttpMethod.HEAD)) {
             int length = response.content().readableBytes();

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.rondo.content.model.MediaObject;
 
 import java.time.ZoneOffset;
@@ -55,16 +56,21 @@ final class ObjectResponse {
         this.keepAlive = keepAlive;
     }
 
-    /** Decides the answer to {@code request} for {@code object}, granting at most {@code maxRanges} ranges. */
+    /**
+     * Decides the answer to {@code request} for {@code object}, granting at most {@code maxRanges}
+     * ranges. A multipart body that would be larger than the whole object (many small ranges, each
+     * costing a part's header) is replaced by the whole object, a 200: no range request is answered
+     * with more bytes than the object has.
+     */
     static ObjectResponse decide(HttpRequest request, MediaObject object, int maxRanges) {
         Representation target = new Representation(object.size(), object.etag(), object.modifiedMs());
         Outcome outcome = ConditionalRequests.evaluate(request.method().name(), request.headers()::get, target,
             maxRanges);
-        HttpResponseStatus status = HttpResponseStatus.valueOf(outcome.status());
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         if (outcome.status() == 304 || outcome.status() == 412 || outcome.status() == 416) {
+            HttpResponseStatus status = HttpResponseStatus.valueOf(outcome.status());
             FullHttpResponse response = outcome.status() == 304
-                ? new DefaultFullHttpResponse(request.protocolVersion(), status)
+                ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status)
                 : HttpResponses.text(status,
                     outcome.status() == 412 ? "a precondition failed" : "no requested range is satisfiable");
             validators(response, object);
@@ -73,31 +79,44 @@ final class ObjectResponse {
             }
             return new ObjectResponse(response, Body.NONE, keepAlive);
         }
-        HttpResponse response = new DefaultHttpResponse(request.protocolVersion(), status, HEADERS);
+        String boundary = outcome.multipart() ? "rondo-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
+            : null;
+        Body parts = boundary == null ? null : multipart(outcome.ranges(), object, boundary);
+        if (parts != null && parts.length() > object.size()) {
+            outcome = Outcome.of(200);
+            parts = null;
+        }
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.valueOf(outcome.status()), HEADERS);
         validators(response, object);
-        Body body = body(outcome, object, response);
+        Body body;
+        if (parts != null) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "multipart/byteranges; boundary=" + boundary);
+            body = parts;
+        } else {
+            body = single(outcome, object, response);
+        }
         HttpUtil.setContentLength(response, body.length());
         HttpUtil.setKeepAlive(response, keepAlive);
         boolean head = request.method().equals(HttpMethod.HEAD);
         return new ObjectResponse(response, head || body.length() == 0 ? Body.NONE : body, keepAlive);
     }
 
-    /** The body a 200 or 206 sends; sets the Content-Type (and for one range, Content-Range) it needs. */
-    private static Body body(Outcome outcome, MediaObject object, HttpResponse response) {
+    /** The body of a 200 or a single-range 206; sets the Content-Type (and for a range, Content-Range) it needs. */
+    private static Body single(Outcome outcome, MediaObject object, HttpResponse response) {
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, object.mimeType());
         if (outcome.whole()) {
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, object.mimeType());
             return new Body(List.of(Body.Segment.range(0, object.size())));
         }
-        if (!outcome.multipart()) {
-            ByteRangeSpec range = outcome.ranges().get(0);
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, object.mimeType());
-            response.headers().set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(object.size()));
-            return new Body(List.of(Body.Segment.range(range.first(), range.length())));
-        }
-        String boundary = "rondo-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "multipart/byteranges; boundary=" + boundary);
+        ByteRangeSpec range = outcome.ranges().get(0);
+        response.headers().set(HttpHeaderNames.CONTENT_RANGE, range.contentRange(object.size()));
+        return new Body(List.of(Body.Segment.range(range.first(), range.length())));
+    }
+
+    /** A multipart/byteranges body of {@code ranges}, its parts separated by {@code boundary}. */
+    private static Body multipart(List<ByteRangeSpec> ranges, MediaObject object, String boundary) {
         List<Body.Segment> segments = new ArrayList<>();
-        for (ByteRangeSpec range : outcome.ranges()) {
+        for (ByteRangeSpec range : ranges) {
             segments.add(Body.Segment.literal("\r\n--" + boundary + "\r\nContent-Type: " + object.mimeType()
                 + "\r\nContent-Range: " + range.contentRange(object.size()) + "\r\n\r\n"));
             segments.add(Body.Segment.range(range.first(), range.length()));

@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param status  200, 206, 304, 412 or 416
  * @param ranges  for 206 the ranges to send (one: a single part; several: multipart/byteranges), in
- *                the order asked; empty otherwise
+ *                the order asked, or ascending once overlaps are coalesced; empty otherwise
  */
 public record Outcome(int status, List<ByteRangeSpec> ranges) {
 

@@ -33,7 +33,7 @@ final class TransferPump extends BodyPump {
             }
             Body.Segment current = body.segments().get(segment);
             if (current.isLiteral()) {
-                ctx.write(new DefaultHttpContent(Unpooled.wrappedBuffer(current.literal())));
+                write(new DefaultHttpContent(Unpooled.wrappedBuffer(current.literal())));
                 segment++;
                 continue;
             }

@@ -240,7 +240,7 @@ public final class DiskRuntime implements AutoCloseable {
             }
         });
         if (!queued) {
-            result.completeExceptionally(new IOException("the server is busy: too many requests waiting"));
+            result.completeExceptionally(new QueueFullException("the server is busy: too many requests waiting"));
         }
         return result;
     }
@@ -264,7 +264,8 @@ public final class DiskRuntime implements AutoCloseable {
         request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
             (int) fragment.length(), streamId, completion(result)));
         if (!disks.get(diskName).executor().submitUrgent(request)) {
-            result.completeExceptionally(new IOException("disk " + diskName + " is overloaded: its queue is full"));
+            result.completeExceptionally(
+                new QueueFullException("disk " + diskName + " is overloaded: its queue is full"));
         }
         return result;
     }
@@ -413,7 +414,7 @@ public final class DiskRuntime implements AutoCloseable {
             }
         });
         if (!queued) {
-            result.completeExceptionally(new IOException("the server is busy: too many reads waiting"));
+            result.completeExceptionally(new QueueFullException("the server is busy: too many reads waiting"));
         }
         return result;
     }
@@ -433,7 +434,8 @@ public final class DiskRuntime implements AutoCloseable {
         request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM,
             timed(disk, arrivalNs, completion(result))));
         if (!disk.executor().submit(request)) {
-            result.completeExceptionally(new IOException("disk " + disk.name() + " is overloaded: its queue is full"));
+            result.completeExceptionally(
+                new QueueFullException("disk " + disk.name() + " is overloaded: its queue is full"));
         }
     }
 

@@ -84,6 +84,7 @@ class RondoConfigTest {
             http:
               maxHeaders: 32K
               idleTimeoutSeconds: 5
+              headerTimeout: 1500ms
               hotObjectsTotal: 2G
             streams:
               writeBufferHigh: 4M
@@ -92,6 +93,7 @@ class RondoConfigTest {
         assertEquals(new DiskSettings(1 << 20, 64, DiskSettings.DEFAULT_GENERATOR_QUEUE), config.diskSettings());
         assertEquals(32 * 1024, config.httpSettings().maxHeaderBytes());
         assertEquals(5, config.httpSettings().idleTimeoutSeconds());
+        assertEquals(1500, config.httpSettings().headerTimeoutMs());
         assertEquals(2L << 30, config.httpSettings().hotObjectsTotalBytes());
         assertEquals(HttpSettings.DEFAULT_MAX_BODY, config.httpSettings().maxBodyBytes());
         assertEquals(4 << 20, config.streamSettings().writeBufferHighBytes());
@@ -104,6 +106,8 @@ class RondoConfigTest {
         assertRefused("scheduler:\n  queue: 0\n", "scheduler.queue must be positive, was 0");
         assertRefused("http:\n  maxBody: lots\n", "http.maxBody must be a positive size");
         assertRefused("http:\n  maxRanges: -1\n", "http.maxRanges must be positive, was -1");
+        assertRefused("http:\n  headerTimeout: soon\n", "http.headerTimeout must be a duration from 1ms to 1 hour");
+        assertRefused("http:\n  headerTimeout: 0s\n", "http.headerTimeout must be a duration from 1ms to 1 hour");
         assertRefused("streams:\n  writeBufferLow: 4M\n", "streams.writeBufferHigh (2097152 bytes) must be at "
             + "least streams.writeBufferLow (4194304 bytes)");
         assertRefused("http:\n  maxLine: 8K\n", "unknown key 'http.maxLine'");

@@ -54,6 +54,18 @@ class ConditionalRequestsTest {
         Range=bytes=1-2-3                              | 200
         Range=items=0-9                                | 200
         Range=bytes=                                   | 200
+        Range=bytes=0-499,250-749                      | 206 0-749
+        Range=bytes=500-599,0-99,100-199               | 206 0-199,500-599
+        Range=bytes=900-,-50                           | 206 900-999
+        Range=bytes=0-9,,20-29                         | 206 0-9,20-29
+        Range=bytes=0-999,0-0                          | 200
+        Range=bytes=0-599,400-999                      | 200
+        Range=bytes=99999999999999999999-              | 416
+        Range=bytes=00000000000000000000001-1          | 206 1-1
+        Range=bytes=0-99999999999999999999             | 206 0-999
+        Range=bytes=-99999999999999999999              | 206 0-999
+        Range=bytes=99999999999999999999-9999999999999999999 | 200
+        Range=bytes=0 - 9                              | 200
         If-None-Match="v1"                             | 304
         If-None-Match=W/"v1"                           | 304
         If-None-Match="v0", "v1"                       | 304

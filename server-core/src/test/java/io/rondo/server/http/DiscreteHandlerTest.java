@@ -38,7 +38,8 @@ class DiscreteHandlerTest extends EmbeddedHttpTest {
         http.channel.writeInbound(EmbeddedHttp.request(HttpMethod.GET, "/docs/big.bin"),
             EmbeddedHttp.request(HttpMethod.GET, "/docs/nothing.txt"));
 
-        assertEquals(1, http.channel.outboundMessages().size(), "only the first answer's head so far");
+        assertTrue(http.channel.outboundMessages().isEmpty(),
+            "nothing yet: the first answer waits for its first read, the second for the first");
         EmbeddedHttp.Answer first = http.next();
         EmbeddedHttp.Answer second = http.next();
         assertEquals(200, first.status());

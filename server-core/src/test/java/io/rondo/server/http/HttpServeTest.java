@@ -184,9 +184,9 @@ class HttpServeTest {
     @Test
     void theConfiguredLimitsAreTheOnesAServerAnswersBy() throws Exception {
         HttpSettings tight = new HttpSettings(256, HttpSettings.DEFAULT_MAX_HEADERS, HttpSettings.DEFAULT_MAX_BODY,
-            HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS, 2, HttpSettings.DEFAULT_WRITE_BUFFER_LOW,
-            HttpSettings.DEFAULT_WRITE_BUFFER_HIGH, HttpSettings.DEFAULT_HOT_OBJECT_MAX,
-            HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
+            HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS, HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, 2,
+            HttpSettings.DEFAULT_WRITE_BUFFER_LOW, HttpSettings.DEFAULT_WRITE_BUFFER_HIGH,
+            HttpSettings.DEFAULT_HOT_OBJECT_MAX, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
         try (HttpServer strict = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             null, tight)) {
             String base = "http://127.0.0.1:" + strict.address().getPort();
