@@ -43,7 +43,7 @@ abstract class BodyPump {
     private List<HttpObject> held = new ArrayList<>(2);
 
     /**
-     * @param answer the head already written; its body is this pump's to send
+     * @param answer the answer, head and body: both this pump's to send
      * @param done   called once the body's last byte is written
      */
     BodyPump(ChannelHandlerContext ctx, Directory.Lease lease, ObjectResponse answer, ChunkReader reads,

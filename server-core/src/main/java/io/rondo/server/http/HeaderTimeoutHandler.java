@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * the end of its message (line, headers, and any body). A client that sends its request a byte at
  * a time, each within the idle timeout, would otherwise hold the connection for as long as it
  * liked (slowloris). The wait for a request's first byte is the idle timeout's, not this. The
- * codec keeps to itself what it holds, so bytes of a pipelined request that came in the same read
- * as the end of the request before are counted from the next read: at most one read late.
+ * codec keeps to itself what it holds, so a pipelined request whose first bytes came in the same
+ * read as the end of the request before is timed from the next read that brings more of it.
  *
  * <p>It stands in two places: before the codec, where it sees the first byte of a request arrive,
  * and after it ({@link #afterCodec()}), where it sees the request end and the answers go out. A

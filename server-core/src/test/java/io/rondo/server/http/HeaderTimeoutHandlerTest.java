@@ -154,6 +154,21 @@ class HeaderTimeoutHandlerTest {
         assertTrue(channel.isActive());
     }
 
+    @Test
+    void onceTheConnectionSwitchesProtocolsItIsNoLongerTimedAsHttp() {
+        receive("GET /stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n");
+        countRequests();
+        channel.writeOutbound(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.SWITCHING_PROTOCOLS));
+        releaseOutbound();
+        assertNull(channel.pipeline().get(HeaderTimeoutHandler.class));
+
+        channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {(byte) 0x81, 0x05}));
+        advance(10 * TIMEOUT_NS);
+
+        assertTrue(channel.isActive(), "a WebSocket frame in pieces is not a late request");
+    }
+
     private int countRequests() {
         int requests = 0;
         for (Object message = channel.readInbound(); message != null; message = channel.readInbound()) {
