@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
  * <p>It never reads a disk: a body is fetched a chunk at a time from {@link DiskRuntime}
  * (D-requests through the disk's scheduler) by a {@link BodyPump}, which goes on only while the
  * channel is writable. Pipelined requests are answered in order, each once the body before it is
- * sent. An idle connection is closed unless a body is on its way; a closed one abandons its body
- * and drops the requests still waiting. An error is logged once, and the connection closed: a
+ * sent; while {@link #MAX_WAITING} wait, the connection is not read, so a client that pipelines
+ * without taking its answers holds no more than that (and what one read of its socket brought). An
+ * idle connection is closed unless a body is on its way; a closed one abandons its body and drops
+ * the requests still waiting. An error is logged once, and the connection closed: a
  * peer that reset the connection is routine and logged at DEBUG only.
  */
 final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -31,6 +33,9 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     /** What the JDK and Netty's native transport say of a peer that reset the connection or went away mid-write. */
     private static final Pattern PEER_RESET = Pattern.compile("connection reset|broken pipe", Pattern.CASE_INSENSITIVE);
+
+    /** Pipelined requests that may wait for their turn before the connection is no longer read. */
+    static final int MAX_WAITING = 16;
 
     private final DiscreteRouter router;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
@@ -44,6 +49,9 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         waiting.add(request.retain());
         answerWaiting(ctx);
+        if (waiting.size() >= MAX_WAITING) {
+            ctx.channel().config().setAutoRead(false);
+        }
     }
 
     /**
@@ -62,6 +70,9 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             } finally {
                 next.release();
             }
+        }
+        if (waiting.size() < MAX_WAITING && !ctx.channel().config().isAutoRead() && ctx.channel().isActive()) {
+            ctx.channel().config().setAutoRead(true);
         }
     }
 

@@ -47,6 +47,25 @@ class DiscreteHandlerTest extends EmbeddedHttpTest {
         assertEquals(404, second.status());
     }
 
+    // A client that pipelines without taking its answers is no longer read from: it holds 16 requests, not millions.
+    @Test
+    void aPipelinedFloodStopsTheReadingUntilTheAnswersAreTaken() {
+        for (int i = 0; i < DiscreteHandler.MAX_WAITING; i++) {
+            http.channel.writeInbound(EmbeddedHttp.request(HttpMethod.GET, "/docs/nothing.txt"));
+        }
+        assertTrue(http.channel.config().isAutoRead(), "answered at once: nothing waits");
+        http.writable(false);
+        for (int i = 0; i <= DiscreteHandler.MAX_WAITING; i++) {
+            http.channel.writeInbound(EmbeddedHttp.request(HttpMethod.GET, "/docs/nothing.txt"));
+        }
+        assertFalse(http.channel.config().isAutoRead(), "17 wait for a client that takes nothing: no more reads");
+        http.writable(true);
+        assertTrue(http.channel.config().isAutoRead(), "the client took its answers: read again");
+        for (int i = 0; i < 2 * DiscreteHandler.MAX_WAITING + 1; i++) {
+            assertEquals(404, http.next().status());
+        }
+    }
+
     @Test
     void whileTheClientTakesNoMoreNoFurtherChunkIsRead() {
         http.channel.writeInbound(EmbeddedHttp.request(HttpMethod.GET, "/docs/big.bin"));
