@@ -231,6 +231,21 @@ class StreamLimitsTest {
         }
     }
 
+    // A client that sends SEEKs far faster than it can be answered is told so, rather than queued without end.
+    @Test
+    void moreSeeksWaitingThanTheLimitAreAnUnexpectedFrame() throws Exception {
+        try (RawStreamConnection client = RawStreamConnection.connect(rondo.streamPort(), 0)) {
+            client.send(RondoUnderTest.openClip());
+            assertInstanceOf(Accept.class, client.next());
+            ByteArrayOutputStream seeks = new ByteArrayOutputStream();
+            for (int i = 0; i <= StreamSettings.DEFAULT_MAX_UNANSWERED_SEEKS; i++) {
+                seeks.writeBytes(FrameCodec.encode(new Seek(media.durationNs() / 2)).array());
+            }
+            client.send(seeks.toByteArray());
+            assertError(ErrorCode.UNEXPECTED_FRAME, afterData(client));
+        }
+    }
+
     // A SEEK past the end is answered by END alone, also when it waits behind another SEEK.
     @Test
     void aSeekPastTheEndIsAnsweredByEndAlone() throws Exception {
