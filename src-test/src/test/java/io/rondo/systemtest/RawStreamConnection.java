@@ -1,9 +1,11 @@
 package io.rondo.systemtest;
 
+import io.rondo.client.protocol.Data;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.FrameDecoder;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Report;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -27,6 +30,7 @@ final class RawStreamConnection implements AutoCloseable {
     private final Deque<Frame> decoded = new ArrayDeque<>();
     private final byte[] chunk = new byte[64 * 1024];
     private boolean ended;
+    private volatile long bytesReceived;
 
     private RawStreamConnection(Socket socket) throws IOException {
         this.socket = socket;
@@ -49,7 +53,7 @@ final class RawStreamConnection implements AutoCloseable {
         send(FrameCodec.encode(frame).array());
     }
 
-    void send(byte[] bytes) throws IOException {
+    synchronized void send(byte[] bytes) throws IOException {
         socket.getOutputStream().write(bytes);
         socket.getOutputStream().flush();
     }
@@ -83,7 +87,32 @@ final class RawStreamConnection implements AutoCloseable {
             }
             decoded.addAll(decoder.feed(ByteBuffer.wrap(chunk.clone(), 0, n)));
         }
-        return decoded.poll();
+        Frame next = decoded.poll();
+        if (next instanceof Data data) {
+            bytesReceived += data.payload().remaining();
+        }
+        return next;
+    }
+
+    /**
+     * Sends REPORT every {@code period}, with the DATA bytes {@link #next} has returned, as a player
+     * does, until the connection fails or the returned stop is run; the caller's other frames
+     * go between REPORTs, never inside one.
+     */
+    Runnable reportEvery(Duration period) {
+        Thread reporter = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(period.toMillis());
+                    send(new Report(0, 0, bytesReceived));
+                }
+            } catch (InterruptedException | IOException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        }, "raw-stream-reporter");
+        reporter.setDaemon(true);
+        reporter.start();
+        return reporter::interrupt;
     }
 
     /** Closes abruptly, with a reset rather than an orderly FIN, as a crashed client or a pulled cable would. */

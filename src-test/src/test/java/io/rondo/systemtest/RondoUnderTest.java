@@ -14,6 +14,7 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.StreamSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
@@ -85,15 +86,22 @@ final class RondoUnderTest implements AutoCloseable {
      * does, and starts serving it with these admission settings.
      */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
-        return start(temp, docBytes, admission, HttpSettings.defaults());
+        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults());
     }
 
     /** Ingests the test library under {@code temp} and serves it with these {@code http:} settings. */
     static RondoUnderTest start(Path temp, int docBytes, HttpSettings http) throws Exception {
-        return start(temp, docBytes, AdmissionConfig.defaults(), http);
+        return start(temp, docBytes, AdmissionConfig.defaults(), http, StreamSettings.defaults());
     }
 
-    private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings)
+    /** As {@link #start(Path, int, AdmissionConfig)}, with the stream protocol's limits and deadlines. */
+    static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, StreamSettings streamSettings)
+        throws Exception {
+        return start(temp, docBytes, admission, HttpSettings.defaults(), streamSettings);
+    }
+
+    private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
+                                        StreamSettings streamSettings)
         throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
@@ -116,7 +124,7 @@ final class RondoUnderTest implements AutoCloseable {
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), Function.identity());
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            admission);
+            admission, streamSettings);
         disks.start();
         HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams,
             httpSettings);
@@ -133,6 +141,11 @@ final class RondoUnderTest implements AutoCloseable {
             Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return library.ingest().ingest(new IngestRequest(copy, name, null, 0), c -> { });
+    }
+
+    /** An OPEN of the clip from its start, with {@link #PROFILE}. */
+    static io.rondo.client.protocol.Open openClip() {
+        return new io.rondo.client.protocol.Open(CLIP.substring(1), 0, PROFILE);
     }
 
     int httpPort() {

@@ -141,7 +141,8 @@ public final class RondoConfig {
         this.networkBitsPerSecond = BitRates.parse(networkCapacity, where + ": network.capacity");
         Http http = document.http() == null ? new Http(null, null, null, null, null, null, null, null, null, null)
             : document.http();
-        Streams streams = document.streams() == null ? new Streams(null, null, null) : document.streams();
+        Streams streams = document.streams() == null ? new Streams(null, null, null, null, null, null, null, null)
+            : document.streams();
         try {
             this.diskSettings = new DiskSettings(
                 size(scheduler.maxRead(), "scheduler.maxRead", DiskSettings.DEFAULT_MAX_READ),
@@ -152,8 +153,7 @@ public final class RondoConfig {
                 size(http.maxHeaders(), "http.maxHeaders", HttpSettings.DEFAULT_MAX_HEADERS),
                 size(http.maxBody(), "http.maxBody", HttpSettings.DEFAULT_MAX_BODY),
                 orDefault(http.idleTimeoutSeconds(), HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS),
-                http.headerTimeout() == null ? HttpSettings.DEFAULT_HEADER_TIMEOUT_MS
-                    : duration(http.headerTimeout(), "http.headerTimeout"),
+                duration(http.headerTimeout(), "http.headerTimeout", HttpSettings.DEFAULT_HEADER_TIMEOUT_MS),
                 orDefault(http.maxRanges(), HttpSettings.DEFAULT_MAX_RANGES),
                 size(http.writeBufferLow(), "http.writeBufferLow", HttpSettings.DEFAULT_WRITE_BUFFER_LOW),
                 size(http.writeBufferHigh(), "http.writeBufferHigh", HttpSettings.DEFAULT_WRITE_BUFFER_HIGH),
@@ -164,7 +164,12 @@ public final class RondoConfig {
             this.streamSettings = new StreamSettings(
                 size(streams.writeBufferLow(), "streams.writeBufferLow", StreamSettings.DEFAULT_WRITE_BUFFER_LOW),
                 size(streams.writeBufferHigh(), "streams.writeBufferHigh", StreamSettings.DEFAULT_WRITE_BUFFER_HIGH),
-                orDefault(streams.initSegmentsKept(), StreamSettings.DEFAULT_INIT_SEGMENTS_KEPT));
+                orDefault(streams.initSegmentsKept(), StreamSettings.DEFAULT_INIT_SEGMENTS_KEPT),
+                duration(streams.clientTimeout(), "streams.clientTimeout", StreamSettings.DEFAULT_CLIENT_TIMEOUT_MS),
+                duration(streams.openTimeout(), "streams.openTimeout", StreamSettings.DEFAULT_OPEN_TIMEOUT_MS),
+                size(streams.maxClientFrame(), "streams.maxClientFrame", StreamSettings.DEFAULT_MAX_CLIENT_FRAME),
+                orDefault(streams.maxUnansweredSeeks(), StreamSettings.DEFAULT_MAX_UNANSWERED_SEEKS),
+                streams.allowedOrigins() == null ? StreamSettings.DEFAULT_ALLOWED_ORIGINS : streams.allowedOrigins());
             Admin admin = document.admin() == null ? new Admin(null, null, null, null, null, null) : document.admin();
             Tls tls = admin.tls() == null ? new Tls(null, null) : admin.tls();
             this.adminSettings = new AdminSettings(
@@ -208,13 +213,16 @@ public final class RondoConfig {
         return (int) bytes;
     }
 
-    /** A duration key as written ({@code 10s}, {@code 500ms}), in milliseconds. */
-    private static long duration(String text, String key) {
+    /** A duration key as written ({@code 10s}, {@code 1500ms}), in milliseconds; the default if not written. */
+    private static long duration(String text, String key, long defaultMs) {
+        if (text == null) {
+            return defaultMs;
+        }
         try {
             return Durations.parseMillis(text, key);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " must be a duration from 1ms to 1 hour, such as 500ms or 10s, "
-                + "was '" + text + "'", e);
+            throw new IllegalArgumentException(key + " must be a duration from 1ms to 1 hour, such as 10s or "
+                + "1500ms, was '" + text + "'", e);
         }
     }
 
@@ -409,7 +417,7 @@ public final class RondoConfig {
         return httpSettings;
     }
 
-    /** The {@code streams:} section: the stream port's buffers. */
+    /** The {@code streams:} section: the stream protocol's limits, deadlines and buffers. */
     public StreamSettings streamSettings() {
         return streamSettings;
     }
@@ -504,7 +512,8 @@ public final class RondoConfig {
                 String hotObjectMax, String hotObjectsTotal) {
     }
 
-    record Streams(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept) {
+    record Streams(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept, String clientTimeout,
+                   String openTimeout, String maxClientFrame, Integer maxUnansweredSeeks, List<String> allowedOrigins) {
     }
 
     record Admission(String policy, Double discreteReserve) {

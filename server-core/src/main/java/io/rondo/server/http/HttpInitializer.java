@@ -6,7 +6,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
@@ -17,7 +19,6 @@ import io.rondo.server.config.HttpSettings;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
-import io.rondo.server.stream.WebSocketFrames;
 
 /**
  * Builds the pipeline of one HTTP connection: HTTP/1.1 with its limits, then the
@@ -59,19 +60,30 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
 
     /**
      * Stands where the WebSocket binding would, until a request asks for {@link #STREAM_PATH}:
-     * then the WebSocket protocol handler and the {@link StreamUpgradeHandler} take its place and
-     * the request goes on to them. A connection that only fetches objects never carries them, so
-     * its requests and responses pass two handlers fewer.
+     * then, if its page's Origin may open streams ({@code streams.allowedOrigins}; else 403), the
+     * WebSocket protocol handler and the {@link StreamUpgradeHandler} take its place and the
+     * request goes on to them. A connection that only fetches objects never carries them, so its
+     * requests and responses pass two handlers fewer. A WebSocket frame longer than
+     * {@code streams.maxClientFrame} is refused at its header, and reaches the stream session as
+     * the protocol's FRAME_TOO_LARGE rather than as a bare close.
      */
     private final class StreamPathGate extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof HttpRequest request && request.uri().equals(STREAM_PATH)) {
+            if (msg instanceof FullHttpRequest request && request.uri().equals(STREAM_PATH)) {
+                String origin = request.headers().get(HttpHeaderNames.ORIGIN);
+                if (!streams.allowsOrigin(origin, request.headers().get(HttpHeaderNames.HOST))) {
+                    HttpResponses.plain(ctx, request, HttpResponseStatus.FORBIDDEN, "pages of " + origin
+                        + " may not open streams here (streams.allowedOrigins)", true);
+                    request.release();
+                    return;
+                }
                 ctx.pipeline()
                     .addAfter(ctx.name(), WEBSOCKET, new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
-                        .newBuilder().websocketPath(STREAM_PATH).maxFramePayloadLength(WebSocketFrames.MAX_MESSAGE)
-                        .handleCloseFrames(true).build()))
+                        .newBuilder().websocketPath(STREAM_PATH)
+                        .maxFramePayloadLength(streams.settings().maxClientFrameBytes())
+                        .closeOnProtocolViolation(false).handleCloseFrames(true).build()))
                     .addAfter(WEBSOCKET, null, new StreamUpgradeHandler(streams, directory, disks));
                 ctx.fireChannelRead(msg);
                 if (!ctx.isRemoved()) {

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.rondo.content.ingest.Directory;
@@ -17,16 +18,20 @@ import io.rondo.server.stream.WebSocketFrames;
  * so a plain HTTP connection's writability changes never wake the stream sender, and its close
  * ends no stream.
  *
- * <p>At the upgrade ({@link WebSocketServerProtocolHandler.HandshakeComplete}) the frame codec
- * and a new session join behind the WebSocket protocol handler, and what only HTTP requests
- * needed leaves: the {@link DiscreteHandler} and keep-alive. The idle limit stays: a WebSocket
- * connection silent for {@code http.idleTimeoutSeconds} is closed, which ends its stream and
- * frees its admission. This handler leaves too.
+ * <p>At the upgrade ({@link WebSocketServerProtocolHandler.HandshakeComplete}) an aggregator
+ * that gathers a fragmented message (up to {@code streams.maxClientFrame}), the frame codec and a
+ * new session join behind the WebSocket protocol handler, and what only HTTP requests needed
+ * leaves: the {@link DiscreteHandler} and keep-alive. The session holds the client to the
+ * protocol's deadlines (an OPEN within {@code streams.openTimeout}, then a frame every
+ * {@code streams.clientTimeout}) as on the stream port; the HTTP idle limit stays behind them as
+ * a last resort: a connection silent in both directions for {@code http.idleTimeoutSeconds} is
+ * closed, which ends its stream and frees its admission. This handler leaves too.
  * The session takes its channel in {@code handlerAdded}, so joining an active channel is enough.
  */
 final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
 
     /** The names the stream binding's handlers have in the pipeline. */
+    static final String AGGREGATOR = "stream-aggregator";
     static final String FRAMES = "stream-frames";
     static final String SESSION = "stream-session";
     static final String IDLE = "stream-idle";
@@ -48,7 +53,9 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ChannelPipeline pipeline = ctx.pipeline();
-        pipeline.addAfter(ctx.name(), FRAMES, new WebSocketFrames())
+        int maxMessageBytes = streams.settings().maxClientFrameBytes();
+        pipeline.addAfter(ctx.name(), AGGREGATOR, new WebSocketFrameAggregator(maxMessageBytes))
+            .addAfter(AGGREGATOR, FRAMES, new WebSocketFrames())
             .addAfter(FRAMES, SESSION, streams.newSession(directory, disks))
             .addAfter(SESSION, IDLE, new IdleCloser());
         pipeline.remove(DiscreteHandler.class);

@@ -36,15 +36,20 @@ public final class StreamServer implements AutoCloseable {
     private final AdmissionController admission;
     private final StreamSender sender;
     private final AgentThreads threads;
+    private final StreamSettings settings;
+    private final AllowedOrigins origins;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
-                         AdmissionController admission, StreamSender sender, AgentThreads threads) {
+                         AdmissionController admission, StreamSender sender, AgentThreads threads,
+                         StreamSettings settings) {
         this.group = group;
         this.channel = channel;
         this.registry = registry;
         this.admission = admission;
         this.sender = sender;
         this.threads = threads;
+        this.settings = settings;
+        this.origins = new AllowedOrigins(settings.allowedOrigins());
     }
 
     /**
@@ -75,8 +80,8 @@ public final class StreamServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel socket) {
-                    socket.pipeline().addLast(new FrameInboundDecoder())
-                        .addLast(new StreamSession(directory, disks, admission, registry, sender));
+                    socket.pipeline().addLast(new FrameInboundDecoder(settings.maxClientFrameBytes()))
+                        .addLast(new StreamSession(directory, disks, admission, registry, sender, settings));
                 }
             });
         io.netty.channel.Channel channel;
@@ -87,7 +92,7 @@ public final class StreamServer implements AutoCloseable {
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
-        return new StreamServer(group, channel, registry, admission, sender, threads);
+        return new StreamServer(group, channel, registry, admission, sender, threads, settings);
     }
 
     public InetSocketAddress address() {
@@ -158,7 +163,20 @@ public final class StreamServer implements AutoCloseable {
 
     /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
     public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
-        return new StreamSession(directory, disks, admission, registry, sender);
+        return new StreamSession(directory, disks, admission, registry, sender, settings);
+    }
+
+    /**
+     * Whether a WebSocket upgrade from a page of {@code origin} (null: no Origin header) may open a
+     * stream, asked of {@code host} (the request's Host); see {@link AllowedOrigins}.
+     */
+    public boolean allowsOrigin(String origin, String host) {
+        return origins.allows(origin, host);
+    }
+
+    /** The limits and deadlines every stream is held to, over TCP and WebSocket alike. */
+    public StreamSettings settings() {
+        return settings;
     }
 
     /**

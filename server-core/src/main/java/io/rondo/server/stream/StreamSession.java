@@ -32,12 +32,14 @@ import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.admission.AdmissionDecision;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.exec.IoTask;
+import io.rondo.server.config.StreamSettings;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.DiskRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +52,11 @@ import java.util.concurrent.TimeUnit;
  * the sender, which writes each as DATA no faster than the client's rate, before its deadline
  * ({@link StreamSender}); a client that falls behind slowed, then ended ({@link ClientLag}). A
  * fragment not on the wire by its deadline is a glitch.
+ *
+ * <p>A client is held to the deadlines of {@link ClientDeadline}: a whole OPEN soon after it
+ * connects, then a frame at least every client timeout, else ERROR CLIENT_TIMEOUT. Every SEEK is
+ * answered, in order, by the first fragment of its own position (a DATA with DISCONTINUITY) or,
+ * past the end, by END: one arriving while an earlier one waits for its answer waits behind it.
  *
  * <p>Owned by the channel's event loop; the round clock reaches the stream only through
  * {@link #plan}, which asks the {@link RoundPlan} (thread-safe) and builds the C-request.
@@ -66,7 +73,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private final AdmissionController admission;
     private final StreamRegistry registry;
     private final StreamSender sender;
+    private final StreamSettings settings;
     private final Outbox outbox = new Outbox();
+    /** The positions of SEEKs that wait for an earlier SEEK's answer, oldest first. */
+    private final ArrayDeque<Long> seeksWaiting = new ArrayDeque<>();
 
     private ChannelHandlerContext ctx;
     private long id;
@@ -75,6 +85,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private volatile RoundPlan roundPlan;
     private ClientProfile profile;
     private ClientLag lag;
+    private ClientDeadline deadline;
     private long openNs;
     private long acceptNs;
     private long firstDataNs;
@@ -82,6 +93,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private boolean finished;
     private boolean paused;
     private boolean inSender;
+    /** A SEEK was applied and its answer, the next DATA, carries DISCONTINUITY. */
     private boolean discontinuity;
     private long sequence;
     private long glitches;
@@ -92,17 +104,44 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private java.time.Instant openedAt;
 
     StreamSession(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
-                  StreamSender sender) {
+                  StreamSender sender, StreamSettings settings) {
         this.directory = directory;
         this.disks = disks;
         this.admission = admission;
         this.registry = registry;
         this.sender = sender;
+        this.settings = settings;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
+        long nowNs = disks.clock().nanoTime();
+        deadline = new ClientDeadline(TimeUnit.MILLISECONDS.toNanos(settings.clientTimeoutMs()),
+            TimeUnit.MILLISECONDS.toNanos(settings.openTimeoutMs()), nowNs);
+        watchDeadline(deadline.remainingNs(nowNs));
+    }
+
+    private void watchDeadline(long delayNs) {
+        ctx.executor().schedule(this::checkDeadline, Math.max(1, delayNs), TimeUnit.NANOSECONDS);
+    }
+
+    /** Ends a connection whose client owes a frame past its deadline; else looks again when the deadline comes. */
+    private void checkDeadline() {
+        if (finished) {
+            return;
+        }
+        long nowNs = disks.clock().nanoTime();
+        ClientDeadline.Missed missed = deadline.missed(nowNs);
+        if (missed == ClientDeadline.Missed.OPEN) {
+            error(ErrorCode.CLIENT_TIMEOUT, "no OPEN came within " + settings.openTimeoutMs()
+                + " ms (streams.openTimeout); the connection is closed");
+        } else if (missed == ClientDeadline.Missed.FRAME) {
+            error(ErrorCode.CLIENT_TIMEOUT, "the client sent no frame for " + settings.clientTimeoutMs()
+                + " ms (streams.clientTimeout); the stream is ended");
+        } else {
+            watchDeadline(deadline.remainingNs(nowNs));
+        }
     }
 
     @Override
@@ -110,6 +149,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         if (finished) {
             return;
         }
+        deadline.heard(disks.clock().nanoTime());
         if (frame instanceof Open open) {
             open(open);
         } else if (!admitted) {
@@ -126,10 +166,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             }
             pump();
         } else if (frame instanceof Seek seek && roundPlan != null) {
-            seek(seek.positionNs());
+            seekInTurn(seek.positionNs());
         } else if (frame instanceof Close) {
-            finish(null);
-            context.close();
+            end();
         } else if (frame instanceof Report report) {
             report(report);
         } else {
@@ -142,6 +181,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             error(ErrorCode.UNEXPECTED_FRAME, "this connection has a stream already");
             return;
         }
+        deadline.opening();
         openNs = disks.clock().nanoTime();
         openedAt = java.time.Instant.now();
         Optional<Directory.Lease> found;
@@ -261,6 +301,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     private void accept(DiskRuntime.Prepared ready, byte[] init) {
         MediaIndex media = ready.object().media();
         acceptNs = disks.clock().nanoTime();
+        deadline.accepted(acceptNs);
         write(new Accept(id, disks.roundNs(), media.averageBitRate(), media.codecs(), ByteBuffer.wrap(init)));
         registry.add(this);
         pump();
@@ -342,9 +383,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         }
         int total = prepared.object().media().fragments().size();
         if (outbox.nextToSend() >= total) {
-            write(new End());
-            finish(null);
-            ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);
+            end();
             return;
         }
         Outbox.Ready queued = outbox.takeNext();
@@ -374,6 +413,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         }
         send(next, disks.clock().nanoTime());
         outbox.sent();
+        if (!discontinuity && !seeksWaiting.isEmpty()) {
+            seek(seeksWaiting.poll());
+        }
         pump();
     }
 
@@ -409,13 +451,33 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     }
 
     /**
+     * A SEEK from the client: applied now, unless an earlier SEEK still waits for its answer; then
+     * it waits behind it, so each is answered by its own position's first fragment, in order.
+     */
+    private void seekInTurn(long positionNs) {
+        if (!discontinuity && seeksWaiting.isEmpty()) {
+            seek(positionNs);
+        } else if (seeksWaiting.size() + 2 > settings.maxUnansweredSeeks()) {
+            error(ErrorCode.UNEXPECTED_FRAME, "more than " + settings.maxUnansweredSeeks() + " SEEKs wait for their "
+                + "answer (streams.maxUnansweredSeeks)");
+        } else {
+            seeksWaiting.add(positionNs);
+        }
+    }
+
+    /**
      * Moves the stream: what was queued is dropped, and the fragments from the keyframe at or
      * before the new position up to the position's own are read at once, as a new stream's first
      * are, due one round from now; a player so resumes after a seek in about one IO rather than up
-     * to a round later, and its decoder starts at a keyframe.
+     * to a round later, and its decoder starts at a keyframe. A position past the end is answered
+     * with END alone.
      */
     private void seek(long positionNs) {
         MediaIndex media = prepared.object().media();
+        if (media.durationNs() > 0 && positionNs >= media.durationNs()) {
+            end();
+            return;
+        }
         int first = media.keyframeFragmentAt(positionNs);
         int dropped = outbox.moveTo(first);
         discontinuity = true;
@@ -429,10 +491,21 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
     }
 
     private void reject(RejectReason reason, int retryAfterSeconds, String message) {
+        deadline.rejected(disks.clock().nanoTime(), TimeUnit.SECONDS.toNanos(retryAfterSeconds));
         write(new Reject(reason, retryAfterSeconds, message));
     }
 
+    /** The stream is over (its last fragment, a CLOSE, a SEEK past the end): END, then the connection closes. */
+    private void end() {
+        write(new End());
+        finish(null);
+        ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);
+    }
+
     private void error(ErrorCode code, String message) {
+        if (finished) {
+            return;
+        }
         write(new ErrorFrame(code.code(), message));
         finish(message);
         ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);

@@ -1,6 +1,7 @@
 package io.rondo.server.stream;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.rondo.server.config.StreamSettings;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,8 +19,10 @@ class StreamSenderTest {
     private final CachedNanoClock clock = new CachedNanoClock();
     private final StreamSender sender = new StreamSender(clock, 16);
     private final List<String> sent = new ArrayList<>();
-    private final StreamSession slowClient = new StreamSession(null, null, null, null, null);
-    private final StreamSession otherClient = new StreamSession(null, null, null, null, null);
+    private static final StreamSettings SETTINGS = StreamSettings.defaults();
+
+    private final StreamSession slowClient = new StreamSession(null, null, null, null, null, SETTINGS);
+    private final StreamSession otherClient = new StreamSession(null, null, null, null, null, SETTINGS);
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
     @AfterEach
