@@ -12,6 +12,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
@@ -84,6 +85,15 @@ final class RondoUnderTest implements AutoCloseable {
      * does, and starts serving it with these admission settings.
      */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
+        return start(temp, docBytes, admission, Function.identity());
+    }
+
+    /**
+     * As {@link #start(Path, int, AdmissionConfig)}, with each disk's device wrapped by
+     * {@code device}: a test's faults between the executor and the disk.
+     */
+    static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission,
+                                Function<BlockDevice, BlockDevice> device) throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
         PlayerFiles.install(library);
@@ -103,7 +113,7 @@ final class RondoUnderTest implements AutoCloseable {
             c -> { });
         DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+            DiskIo.best(), device);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             admission);
         disks.start();
