@@ -56,17 +56,9 @@ final class RondoServeProcess implements AutoCloseable {
      * limit), printing to {@code output}; returns once the admin port is up.
      */
     static RondoServeProcess start(Path data, Path output, List<String> jvmFlags) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmFlags);
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(flag -> flag.startsWith("--add-")).forEach(command::add);
-        String configDir = System.getProperty("rondo.config.dir");
-        if (configDir != null) {
-            command.add("-Drondo.config.dir=" + configDir);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rondo.server.cli.RondoCommand",
-            "serve", "--data", data.toString(), "--emulate", "--port", "0", "--stream-port", "0", "--admin-port", "0"));
+        List<String> command = rondo(jvmFlags);
+        command.addAll(List.of("serve", "--data", data.toString(), "--emulate", "--port", "0", "--stream-port", "0",
+            "--admin-port", "0"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         Matcher[] found = new Matcher[3];
         try {
@@ -85,6 +77,25 @@ final class RondoServeProcess implements AutoCloseable {
         }
         return new RondoServeProcess(process, data, output, found[1].group(1), Integer.parseInt(found[0].group(1)),
             Integer.parseInt(found[2].group(1)));
+    }
+
+    /**
+     * The command line that runs {@code rondo} in a JVM of its own with {@code jvmFlags}, this
+     * JVM's classpath and module openings and the repository's configuration folder: append the
+     * subcommand and its arguments.
+     */
+    static List<String> rondo(List<String> jvmFlags) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(flag -> flag.startsWith("--add-")).forEach(command::add);
+        String configDir = System.getProperty("rondo.config.dir");
+        if (configDir != null) {
+            command.add("-Drondo.config.dir=" + configDir);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rondo.server.cli.RondoCommand"));
+        return command;
     }
 
     /** The admin port's base URL, {@code http://127.0.0.1:PORT}. */
