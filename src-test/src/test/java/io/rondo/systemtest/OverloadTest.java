@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * resource with a retry-after; every HTTP request is answered 2xx or refused 503 with a
  * {@code Retry-After}, none hangs; every slow client is cut off; the heap stays bounded.
  *
- * <p>The run lasts {@code -Drondo.overload.seconds} (15 s by default; the {@code overload} Maven
+ * <p>The run lasts {@code -Drondo.overload.seconds} (10 s by default; the {@code overload} Maven
  * profile makes it 180 s). The figures go to standard output; docs/overload.md explains them.
  */
 class OverloadTest {
@@ -63,7 +63,7 @@ class OverloadTest {
 
     @Test
     void anOverloadedServerKeepsItsPromises() throws Exception {
-        long seconds = Long.getLong("rondo.overload.seconds", 15);
+        long seconds = Long.getLong("rondo.overload.seconds", 10);
         Path data = temp.resolve("data");
         long fragments = ingest(data);
         try (RondoServeProcess rondo = RondoServeProcess.start(data, temp.resolve("serve.txt"),

@@ -134,7 +134,7 @@ final class StreamViewers {
                 problem("an admitted stream (" + (probe ? "probe" : "later") + ") sent nothing for "
                     + RondoUnderTest.READ_TIMEOUT.toSeconds() + " s after fragment " + (expected - 1) + ", "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - acceptedNs) + " ms after its ACCEPT");
-                continue;
+                return;
             }
             if (frame instanceof Data data) {
                 if (data.fragmentIndex() != expected) {
