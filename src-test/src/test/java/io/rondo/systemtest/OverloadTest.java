@@ -133,7 +133,7 @@ class OverloadTest {
         }
     }
 
-    /** Fills the library: the stream (constant bit rate), the large and the small object. Returns the stream's fragments. */
+    /** Fills the library: the stream (constant bit rate), the large and the small object; returns its fragments. */
     private long ingest(Path data) throws Exception {
         Random random = new Random(11);
         try (Library library = Library.open(RondoConfig.defaults(), data)) {

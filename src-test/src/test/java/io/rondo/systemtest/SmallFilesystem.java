@@ -24,7 +24,7 @@ final class SmallFilesystem implements AutoCloseable {
         this.prefix = prefix;
     }
 
-    /** Mounts a tmpfs of {@code bytes} on {@code folder} (created if missing), or returns null if this user cannot mount. */
+    /** Mounts a tmpfs of {@code bytes} on {@code folder} (created if missing); null if this user cannot mount. */
     static SmallFilesystem mount(Path folder, long bytes) throws IOException {
         Files.createDirectories(folder);
         for (List<String> prefix : List.of(List.<String>of(), List.of("sudo", "-n"))) {
