@@ -25,6 +25,7 @@ final class RondoServeProcess implements AutoCloseable {
 
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
     private static final Duration STOP_LIMIT = Duration.ofSeconds(20);
+    private static final Pattern HTTP = Pattern.compile("at http://127\\.0\\.0\\.1:(\\d+)/ and rondo://");
     private static final Pattern STREAMS = Pattern.compile("and rondo://127\\.0\\.0\\.1:(\\d+)/");
     private static final Pattern ADMIN = Pattern.compile("admin API at (http://127\\.0\\.0\\.1:\\d+)/api/v1/");
 
@@ -33,29 +34,33 @@ final class RondoServeProcess implements AutoCloseable {
     private final Path output;
     private final String adminUrl;
     private final int streamPort;
+    private final int httpPort;
 
-    private RondoServeProcess(Process process, Path data, Path output, String adminUrl, int streamPort) {
+    private RondoServeProcess(Process process, Path data, Path output, String adminUrl, int streamPort,
+                              int httpPort) {
         this.process = process;
         this.data = data;
         this.output = output;
         this.adminUrl = adminUrl;
         this.streamPort = streamPort;
+        this.httpPort = httpPort;
     }
 
     /** Serves the library in {@code data}, printing to {@code output}; returns once the admin port is up. */
     static RondoServeProcess start(Path data, Path output) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(flag -> flag.startsWith("--add-")).forEach(command::add);
-        String configDir = System.getProperty("rondo.config.dir");
-        if (configDir != null) {
-            command.add("-Drondo.config.dir=" + configDir);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rondo.server.cli.RondoCommand",
-            "serve", "--data", data.toString(), "--emulate", "--port", "0", "--stream-port", "0", "--admin-port", "0"));
+        return start(data, output, List.of());
+    }
+
+    /**
+     * Serves the library in {@code data} in a JVM started with {@code jvmFlags} (e.g. its heap
+     * limit), printing to {@code output}; returns once the admin port is up.
+     */
+    static RondoServeProcess start(Path data, Path output, List<String> jvmFlags) throws IOException {
+        List<String> command = rondo(jvmFlags);
+        command.addAll(List.of("serve", "--data", data.toString(), "--emulate", "--port", "0", "--stream-port", "0",
+            "--admin-port", "0"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        Matcher[] found = new Matcher[2];
+        Matcher[] found = new Matcher[3];
         try {
             await("rondo serve prints its admin address").atMost(START_LIMIT).pollInterval(Duration.ofMillis(100))
                 .until(() -> {
@@ -63,13 +68,34 @@ final class RondoServeProcess implements AutoCloseable {
                     String printed = read(output);
                     found[0] = STREAMS.matcher(printed);
                     found[1] = ADMIN.matcher(printed);
-                    return found[0].find() && found[1].find();
+                    found[2] = HTTP.matcher(printed);
+                    return found[0].find() && found[1].find() && found[2].find();
                 });
         } catch (RuntimeException | AssertionError e) {
             process.destroyForcibly();
             throw e;
         }
-        return new RondoServeProcess(process, data, output, found[1].group(1), Integer.parseInt(found[0].group(1)));
+        return new RondoServeProcess(process, data, output, found[1].group(1), Integer.parseInt(found[0].group(1)),
+            Integer.parseInt(found[2].group(1)));
+    }
+
+    /**
+     * The command line that runs {@code rondo} in a JVM of its own with {@code jvmFlags}, this
+     * JVM's classpath and module openings and the repository's configuration folder: append the
+     * subcommand and its arguments.
+     */
+    static List<String> rondo(List<String> jvmFlags) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags);
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(flag -> flag.startsWith("--add-")).forEach(command::add);
+        String configDir = System.getProperty("rondo.config.dir");
+        if (configDir != null) {
+            command.add("-Drondo.config.dir=" + configDir);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rondo.server.cli.RondoCommand"));
+        return command;
     }
 
     /** The admin port's base URL, {@code http://127.0.0.1:PORT}. */
@@ -79,6 +105,10 @@ final class RondoServeProcess implements AutoCloseable {
 
     int streamPort() {
         return streamPort;
+    }
+
+    int httpPort() {
+        return httpPort;
     }
 
     /** The admin token {@code rondo serve} wrote to its first storage root. */

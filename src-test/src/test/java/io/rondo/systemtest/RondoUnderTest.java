@@ -12,6 +12,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.config.StreamSettings;
@@ -86,22 +87,31 @@ final class RondoUnderTest implements AutoCloseable {
      * does, and starts serving it with these admission settings.
      */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
-        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults());
+        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults(), Function.identity());
     }
 
     /** Ingests the test library under {@code temp} and serves it with these {@code http:} settings. */
     static RondoUnderTest start(Path temp, int docBytes, HttpSettings http) throws Exception {
-        return start(temp, docBytes, AdmissionConfig.defaults(), http, StreamSettings.defaults());
+        return start(temp, docBytes, AdmissionConfig.defaults(), http, StreamSettings.defaults(), Function.identity());
     }
 
     /** As {@link #start(Path, int, AdmissionConfig)}, with the stream protocol's limits and deadlines. */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, StreamSettings streamSettings)
         throws Exception {
-        return start(temp, docBytes, admission, HttpSettings.defaults(), streamSettings);
+        return start(temp, docBytes, admission, HttpSettings.defaults(), streamSettings, Function.identity());
+    }
+
+    /**
+     * As {@link #start(Path, int, AdmissionConfig)}, with each disk's device wrapped by
+     * {@code device}: a test's faults between the executor and the disk.
+     */
+    static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission,
+                                Function<BlockDevice, BlockDevice> device) throws Exception {
+        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults(), device);
     }
 
     private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
-                                        StreamSettings streamSettings)
+                                        StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device)
         throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
@@ -122,7 +132,7 @@ final class RondoUnderTest implements AutoCloseable {
             c -> { });
         DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+            DiskIo.best(), device);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             admission, streamSettings);
         disks.start();

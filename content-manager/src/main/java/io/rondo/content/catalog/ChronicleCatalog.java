@@ -155,7 +155,7 @@ public final class ChronicleCatalog implements Catalog {
             return new ChronicleCatalog(folder, objects, meta, recover);
         } catch (IOException e) {
             closeQuietly(objects, meta, folder);
-            throw new UncheckedIOException("cannot open the catalog in " + folder.path(), e);
+            throw new UncheckedIOException("cannot open the catalog in " + folder.path() + ": " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             closeQuietly(objects, meta, folder);
             throw e;

@@ -30,7 +30,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -138,6 +141,10 @@ public final class IngestService {
                 if (e instanceof MediaFormatException bad) {
                     throw new IngestException(source + " is not media Rondo can serve: " + bad.getMessage(), bad);
                 }
+                if (e instanceof IOException io && noSpaceLeft(io)) {
+                    throw new IOException("no space left to write " + name + ": " + String.join(", ",
+                        store.disks().stream().map(disk -> room(disk) + " free").toList()), e);
+                }
                 throw e;
             }
         }
@@ -225,8 +232,9 @@ public final class IngestService {
     }
 
     private Written copyWhole(long id, Path source, String name, long size, List<Path> written,
-                              LongConsumer progress) throws IOException {
+                              LongConsumer progress) throws IngestException, IOException {
         StorageDisk disk = mostFree();
+        checkRoom(Map.of(disk, size), name);
         String extension = ObjectNames.extension(name);
         String relative = ContentStore.OBJECTS + "/" + id + (extension.isEmpty() ? "" : "." + extension);
         Path temp = disk.root().resolve(ContentStore.TMP).resolve(id + ".part");
@@ -260,7 +268,7 @@ public final class IngestService {
     }
 
     private Written copyStriped(long id, Path source, String name, StoredMedia stored, List<Path> written,
-                                LongConsumer progress, long sourceSize) throws IOException {
+                                LongConsumer progress, long sourceSize) throws IngestException, IOException {
         MediaIndex media = stored.index();
         List<StorageDisk> order = stripeOrder(id);
         String extension = ObjectNames.extension(name).isEmpty() ? "bin" : ObjectNames.extension(name);
@@ -274,6 +282,12 @@ public final class IngestService {
             relative.add(folder + "/stripe-" + stripe + "." + extension);
             fileDisks.add(order.get(stripe));
         }
+        Map<StorageDisk, Long> needed = new LinkedHashMap<>();
+        needed.merge(order.get(0), media.init().length(), Long::sum);
+        for (int i = 0; i < media.fragments().size(); i++) {
+            needed.merge(order.get(i % stripes), media.fragments().get(i).length(), Long::sum);
+        }
+        checkRoom(needed, name);
         List<Path> temps = new ArrayList<>();
         List<DirectFileWriter> outs = new ArrayList<>();
         long[] lengths = new long[relative.size()];
@@ -348,6 +362,53 @@ public final class IngestService {
         if (first != null) {
             throw first;
         }
+    }
+
+    /**
+     * Refuses an object that the disks it would go to have no room for, before a byte of it is
+     * written: {@code needed} is the bytes each of them would take.
+     */
+    private static void checkRoom(Map<StorageDisk, Long> needed, String name) throws IngestException {
+        for (Map.Entry<StorageDisk, Long> disk : needed.entrySet()) {
+            if (disk.getValue() > usableBytes(disk.getKey())) {
+                throw new IngestException("no space for " + name + ": it needs " + size(disk.getValue()) + " on disk "
+                    + disk.getKey().name() + " (" + disk.getKey().root() + "), which has " + size(usableBytes(
+                    disk.getKey())) + " free; free some space there, or add a disk to storage.roots");
+            }
+        }
+    }
+
+    /** A disk, and the space left on it: "disk vda (/srv/rondo) has 12.0 MiB". */
+    private static String room(StorageDisk disk) {
+        long usable = usableBytes(disk);
+        return "disk " + disk.name() + " (" + disk.root() + ")" + (usable == Long.MAX_VALUE ? ""
+            : " has " + size(usable));
+    }
+
+    /** The bytes a disk has left for files; as good as unlimited where the file system cannot say. */
+    private static long usableBytes(StorageDisk disk) {
+        try {
+            return Files.getFileStore(disk.root()).getUsableSpace();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static String size(long bytes) {
+        return bytes < (1 << 20) ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0)
+            : String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+    }
+
+    /** Whether a write failed because its file system is full (ENOSPC, or EDQUOT: a quota is). */
+    private static boolean noSpaceLeft(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = cause.getMessage();
+            if (message != null && (message.contains("No space left on device") || message.contains("Disk quota "
+                + "exceeded"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void expect(long wrote, long planned, String what, Path source) {
