@@ -87,7 +87,8 @@ final class RondoUnderTest implements AutoCloseable {
      * does, and starts serving it with these admission settings.
      */
     static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission) throws Exception {
-        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults(), Function.identity());
+        return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults(),
+            Function.identity());
     }
 
     /** Ingests the test library under {@code temp} and serves it with these {@code http:} settings. */
