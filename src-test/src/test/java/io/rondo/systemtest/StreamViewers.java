@@ -10,6 +10,7 @@ import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.RejectReason;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -31,6 +32,9 @@ final class StreamViewers {
         RejectReason.NETWORK);
 
     private static final int MAX_PROBLEMS = 20;
+
+    /** How often a viewer sends REPORT: about once a second, as the protocol asks. */
+    private static final Duration REPORT_PERIOD = Duration.ofSeconds(1);
 
     private final int port;
     private final Open open;
@@ -118,8 +122,20 @@ final class StreamViewers {
         }
     }
 
-    /** Plays an accepted stream to its END, or until the run ends. */
+    /**
+     * Plays an accepted stream to its END, or until the run ends, sending REPORT about once a
+     * second as the protocol asks of a client while its stream is open.
+     */
     private void play(RawStreamConnection connection, boolean probe) throws IOException {
+        Runnable stopReporting = connection.reportEvery(REPORT_PERIOD);
+        try {
+            playReporting(connection, probe);
+        } finally {
+            stopReporting.run();
+        }
+    }
+
+    private void playReporting(RawStreamConnection connection, boolean probe) throws IOException {
         long expected = 0;
         long acceptedNs = System.nanoTime();
         while (true) {
