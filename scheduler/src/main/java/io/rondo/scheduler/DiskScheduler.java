@@ -5,6 +5,7 @@ import io.rondo.scheduler.policy.Limitation;
 import io.rondo.scheduler.policy.QueueOrdering;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -80,6 +81,8 @@ public final class DiskScheduler {
     private long roundStartNs;
     private long roundEndNs;
     private ContinuousRequest[] roundContinuous = new ContinuousRequest[16];
+    /** The C-requests the last round start dropped unread, for the driver to fail; reused each round. */
+    private final List<ContinuousRequest> dropped = new ArrayList<>();
     private int roundContinuousCount;
     private int subround;
     private long subroundEndNs;
@@ -170,8 +173,14 @@ public final class DiskScheduler {
      * that never began) are glitches and are dropped, the last round is summed up for the observer,
      * a policy change asked for takes over, and these C-requests, due by the end of this round,
      * take their place.
+     *
+     * <p>The dropped C-requests are returned: their reads will never be issued, so the driver must
+     * tell whoever waits for them (a stream waiting for a fragment would otherwise wait for ever).
+     *
+     * @return the last round's C-requests dropped unread, in no particular order; the list is the
+     *         scheduler's own and is valid until the next call
      */
-    public void startRound(long startNs, List<? extends ContinuousRequest> continuous) {
+    public List<ContinuousRequest> startRound(long startNs, List<? extends ContinuousRequest> continuous) {
         if (roundStarted && startNs - roundStartNs < 0) {
             throw new IllegalArgumentException("round start " + startNs + " ns precedes the last one, "
                 + roundStartNs + " ns");
@@ -179,6 +188,7 @@ public final class DiskScheduler {
         for (ContinuousRequest request : continuous) {
             checkPosition(request.position(), request.toString());
         }
+        dropped.clear();
         scanList.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
         waitingContinuous.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
         if (roundStarted) {
@@ -213,6 +223,7 @@ public final class DiskScheduler {
             roundContinuous[roundContinuousCount++] = request;
         }
         beginSubround(0);
+        return dropped;
     }
 
     /**
@@ -592,6 +603,7 @@ public final class DiskScheduler {
         glitches++;
         discardedContinuous++;
         roundDropped++;
+        dropped.add(request);
         roundContinuousBusyNs += request.estimatedCostNs;
         roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nowNs);
         observer.glitch(request, nowNs, true);

@@ -99,15 +99,17 @@ class OverloadTest {
             slow.close();
             String page = metrics.read();
             long glitches = (long) MetricsWatch.sum(page, "rondo_stream_glitches_total");
+            long roundMisses = (long) MetricsWatch.sum(page, "rondo_deadline_misses_total");
             long peakHeap = metrics.peakHeapBytes();
             String printed = rondo.printed();
             Files.writeString(Path.of("target", "overload-serve.txt"), printed);
 
             System.out.printf(Locale.ROOT, "overload: %d s; streams: admission allows %d (the disks say %d), "
                     + "%d viewers; offered %d, admitted %d, refused %d, played to END %d, cut by the run's end %d, "
-                    + "fragments %d; glitches %d%n", seconds, allowed, admittedPerDisks, 2 * allowed,
+                    + "fragments %d; glitches %d; round reads the disks missed (late or dropped) %d%n", seconds,
+                allowed, admittedPerDisks, 2 * allowed,
                 viewers.offered.get(), viewers.admitted.get(), viewers.refused.get(), viewers.played.get(),
-                viewers.cutByTheEnd.get(), viewers.fragmentsReceived.get(), glitches);
+                viewers.cutByTheEnd.get(), viewers.fragmentsReceived.get(), glitches, roundMisses);
             System.out.printf(Locale.ROOT, "overload: http %s: %s%n", LARGE, downloads.summary());
             System.out.printf(Locale.ROOT, "overload: http %s: %s%n", SMALL, pages.summary());
             System.out.printf(Locale.ROOT, "overload: slow clients: %s%n", slow.summary());

@@ -178,7 +178,7 @@ public final class DiskExecutor implements Agent {
             if (next != null) {
                 scheduler.changePolicy(next);
             }
-            scheduler.startRound(round.startNs(), round.continuous());
+            failDropped(scheduler.startRound(round.startNs(), round.continuous()), round.startNs());
             if (next != null) {
                 policyInForce = next;
                 LOG.info("disk {}: scheduling with {} from the round that started at {} ns", name, next,
@@ -202,6 +202,18 @@ public final class DiskExecutor implements Agent {
         }
         perform(request);
         return work + 1;
+    }
+
+    /**
+     * Tells each C-request dropped unread at a round's end that it failed: its read will never be
+     * issued, and its stream must not wait for it.
+     */
+    private void failDropped(List<ContinuousRequest> dropped, long roundStartNs) {
+        for (ContinuousRequest request : dropped) {
+            IoTask task = (IoTask) request.attachment();
+            task.completion().failed(request, new MissedRoundException("disk " + name + " did not read "
+                + request + " in its round, which ended at " + roundStartNs + " ns"), roundStartNs);
+        }
     }
 
     /** When the scheduler wants to look again though nothing arrives ({@link Long#MAX_VALUE}: never). */

@@ -86,6 +86,48 @@ class DiskExecutorTest {
         assertEquals(0, executor.doWork(), "idle: nothing left this round");
     }
 
+    /**
+     * A round that ends before the disk reached all its C-requests: the scheduler drops the rest,
+     * and each of their readers is told at once that its read will never come, rather than left
+     * waiting for ever.
+     */
+    @Test
+    void aCRequestDroppedUnreadAtItsRoundsEndFailsWithAMissedRound() {
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = stepped(disk, new BufferPool(1 << 20));
+        List<Exception> failures = new ArrayList<>();
+        IoCompletion waiting = new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                events.add(request.id() + " done");
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                events.add(request.id() + " failed at " + failedNs);
+                failures.add(error);
+            }
+        };
+        ContinuousRequest inner = new ContinuousRequest(1, 1, paper.positionOfCylinder(1000), 100_000);
+        ContinuousRequest outer = new ContinuousRequest(2, 2, paper.positionOfCylinder(3000), 100_000);
+        for (ContinuousRequest request : List.of(inner, outer)) {
+            request.knownRotationNs(0);
+            request.attach(new IoTask(null, 0, 100_000, BufferPool.NO_STREAM, waiting));
+        }
+        executor.startRound(0, List.of(inner, outer));
+        executor.doWork();
+        assertEquals(List.of("1 done"), events, "the round's first read, the nearer one");
+
+        clock.update(ROUND_NS);
+        executor.startRound(ROUND_NS, List.of());
+        executor.doWork();
+
+        assertEquals(List.of("1 done", "2 failed at " + ROUND_NS), events,
+            "the read the round did not reach fails as the next round starts");
+        assertTrue(failures.get(0) instanceof MissedRoundException, failures.get(0).toString());
+        assertEquals(0, executor.ioErrors(), "a dropped read is no device error");
+    }
+
     @Test
     void aDRequestHandedOverIsServedAtTheNextStep() {
         EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);

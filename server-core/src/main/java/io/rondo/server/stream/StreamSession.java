@@ -32,9 +32,11 @@ import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.admission.AdmissionDecision;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.exec.IoTask;
+import io.rondo.scheduler.exec.MissedRoundException;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.runtime.QueueFullException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +44,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -342,6 +345,12 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         return request;
     }
 
+    /**
+     * A fragment's read completed. A read the disk dropped unread at its round's end is read again
+     * at once, ahead of the sweep: double buffering leaves it a round before its deadline. A disk
+     * too busy to take even that loses the fragment (a glitch, a gap the client sees); a read that
+     * failed on the disk ends the stream with READ_FAILED, since its object cannot be played.
+     */
     private void arrived(RoundPlan.Read read, Chunk chunk, Throwable failure, long deadlineNs) {
         if (finished || !roundPlan.current(read.generation())) {
             if (chunk != null) {
@@ -352,12 +361,22 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             }
             return;
         }
-        if (failure != null) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        if (cause instanceof MissedRoundException) {
+            issueNow(new RoundPlan.Read[] {read}, deadlineNs);
+            return;
+        }
+        if (cause instanceof QueueFullException) {
             glitch();
             outbox.lose(read.fragment());
             LOG.warn("stream {}: fragment {} of {} could not be read: {}", id, read.fragment(), lease.object().name(),
-                failure.getMessage());
+                cause.getMessage());
             released(deadlineNs);
+        } else if (cause != null) {
+            error(ErrorCode.READ_FAILED, "cannot read fragment " + read.fragment() + " of " + lease.object().name()
+                + ": " + cause.getMessage());
+            return;
         } else {
             outbox.add(new Outbox.Ready(read.fragment(), chunk, deadlineNs));
         }

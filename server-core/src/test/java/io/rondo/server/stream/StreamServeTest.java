@@ -8,8 +8,10 @@ import io.rondo.client.protocol.Data;
 import io.rondo.client.protocol.RejectReason;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskRuntime;
@@ -31,6 +33,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import static org.awaitility.Awaitility.await;
@@ -54,6 +57,10 @@ class StreamServeTest {
     private byte[] clip;
 
     private void serve(AdmissionConfig admission) throws Exception {
+        serve(admission, Function.identity());
+    }
+
+    private void serve(AdmissionConfig admission, Function<BlockDevice, BlockDevice> device) throws Exception {
         library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
@@ -65,7 +72,7 @@ class StreamServeTest {
             c -> { });
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+            DiskIo.best(), device);
         streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
         disks.start();
     }
@@ -121,6 +128,31 @@ class StreamServeTest {
             clients.shutdownNow();
         }
         assertEquals(0, streams.glitches(), "no fragment missed its deadline");
+        awaitQuiet();
+    }
+
+    /**
+     * A disk that stalls for over two rounds on one fragment's read never reaches the next
+     * fragment's read in its round: the scheduler drops it, and the stream reads it again at once.
+     * The client still gets every fragment, in order, and END; it is not left waiting for a
+     * fragment that will never come.
+     */
+    @Test
+    void aFragmentReadTheDiskDroppedAtItsRoundsEndIsReadAgainAndTheStreamPlaysToItsEnd() throws Exception {
+        AtomicInteger roundReads = new AtomicInteger();
+        serve(AdmissionConfig.defaults(), base -> (request, task, scratch) -> {
+            if (request instanceof ContinuousRequest && roundReads.incrementAndGet() == 2) {
+                try {
+                    Thread.sleep(2_500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return base.read(request, task, scratch);
+        });
+
+        assertArrayEquals(clip, play(), "the init segment and every fragment, byte for byte");
+        assertTrue(roundReads.get() > 3, "the clip spans more rounds than the stalled one: " + roundReads.get());
         awaitQuiet();
     }
 
