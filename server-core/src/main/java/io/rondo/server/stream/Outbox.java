@@ -8,8 +8,9 @@ import java.util.TreeMap;
 
 /**
  * The fragments of one stream that have been read and wait to be sent, put back in order: reads
- * complete in disk order, DATA goes out in fragment order. A fragment that could not be read is
- * skipped (the client sees a gap in the fragment numbers, counted as a glitch). Event loop only.
+ * complete in disk order, DATA goes out in fragment order. A fragment the disk was too busy to
+ * read is skipped (the client sees a gap in the fragment numbers, counted as a glitch). Event loop
+ * only.
  */
 final class Outbox {
 
