@@ -41,6 +41,11 @@ class MediaFuzzTest {
     /** Stored bytes a source of n bytes may become: its samples once, plus headers per fragment. */
     private static final long GROWTH = 16;
     private static final long HEADROOM = 1 << 16;
+    /**
+     * MPEG-2.5 Layer III at 8 kHz: 576 samples. Untagged MP3 is recognized by two frames in a row,
+     * so a single frame, the whole of what some damaged files hold, is not.
+     */
+    private static final long LONGEST_MP3_FRAME_NS = 72_000_000L;
 
     private static Path folder;
 
@@ -88,6 +93,11 @@ class MediaFuzzTest {
             return;
         }
         try (StoredMedia again = prepare(stored, "remuxed")) {
+            if (again == null && index.container().equals("mp3")) {
+                assertTrue(index.durationNs() <= LONGEST_MP3_FRAME_NS,
+                    "only a lone MP3 frame, stored without its ID3 tag, is too short to be recognized");
+                return;
+            }
             assertTrue(again != null, "the stored " + index.container() + " is media to Rondo's indexer");
             MediaIndex reread = again.index();
             assertEquals(index.container(), reread.container(), "the same container");
