@@ -40,8 +40,11 @@ class MediaFuzzTest {
 
     private static final long ROUND_NS = 1_000_000_000L;
     private static final Set<String> CONTAINERS = Set.of("webm", "mp4", "mp3");
-    /** Stored bytes a source of n bytes may become: its samples once, plus headers per fragment. */
-    private static final long GROWTH = 16;
+    /**
+     * Stored bytes a source of n bytes may become: its samples once, plus a fragment's headers (some
+     * 32 bytes) for each round, of which there are no more than the source has bytes.
+     */
+    private static final long GROWTH = 64;
     private static final long HEADROOM = 1 << 16;
     /**
      * MPEG-2.5 Layer III at 8 kHz: 576 samples. Untagged MP3 is recognized by two frames in a row,
