@@ -161,6 +161,11 @@ final class FragmentedMp4Writer implements StoredMedia {
             throw MediaFormatException.corrupt("the media claims to last " + durationNs / Ticks.NS_PER_SECOND
                 + " s, too long to be real");
         }
+        if (roundCount > sourceSize) {
+            // each round costs its own fragment headers: a few bytes of source must not become gigabytes stored
+            throw MediaFormatException.corrupt("the media claims to last " + durationNs / Ticks.NS_PER_SECOND
+                + " s, more rounds than its " + sourceSize + " bytes could fill");
+        }
         rounds = (int) roundCount;
         dataOffsetAt = new int[tracks.length];
         for (Planned t : tracks) {

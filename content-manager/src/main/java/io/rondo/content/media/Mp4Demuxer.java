@@ -618,6 +618,11 @@ final class Mp4Demuxer {
             throw MediaFormatException.corrupt(trun.describe() + " claims " + count + " samples of " + recordBytes
                 + " bytes but holds " + d.remaining() + " bytes");
         }
+        if (count > size) {
+            // samples of a default size of 0 take no bytes in the trun or the file: only this bounds them
+            throw MediaFormatException.corrupt(trun.describe() + " claims " + count
+                + " samples, more than a file of " + size + " bytes holds");
+        }
         Trak t = f.trak;
         boolean keep = t.playable();
         String track = "track " + t.id;
