@@ -45,7 +45,8 @@ import java.util.StringJoiner;
  * one shorter.
  *
  * <p><b>The stored file.</b> An init segment: ftyp (iso6), moov (mvhd; per track tkhd, an edts
- * where the track shifts its media time, mdia with the source's sample entry and empty sample
+ * where the track shifts its media time or its edit ends it before its last sample does, so the stored
+ * copy lasts as long as the source, mdia with the source's sample entry and empty sample
  * tables; mvex with mehd and a trex per track). Then per round k: a moof (mfhd k + 1, a traf per
  * track with samples in the round: tfhd with default-base-is-moof, tfdt, a trun of version 1 where
  * a composition offset is negative) and one mdat holding the round's samples track by track.
@@ -93,6 +94,8 @@ final class FragmentedMp4Writer implements StoredMedia {
         /** The media time the stored edit list presents at 0 (B-frame delay, priming), or 0. */
         private final long mediaTime;
         private final long endNs;
+        /** Whether the source's edit list ends the track before its samples do: the stored edit must too. */
+        private final boolean cutShort;
         /** For round k, the first sample in it; [rounds] = the sample count. */
         private int[] roundStart;
 
@@ -108,6 +111,7 @@ final class FragmentedMp4Writer implements StoredMedia {
             }
             long sampleEndNs = Math.max(0, Ticks.toNs(end - shift, header.timescale(), where()));
             endNs = header.editEndNs() >= 0 ? Math.min(sampleEndNs, header.editEndNs()) : sampleEndNs;
+            cutShort = endNs < sampleEndNs;
         }
 
         /** When sample {@code i} is presented, in ns from the start of the media (negative: before it). */
@@ -644,7 +648,7 @@ final class FragmentedMp4Writer implements StoredMedia {
         b.u32(h.width());
         b.u32(h.height());
         b.end(tkhd);
-        if (t.mediaTime > 0) {
+        if (t.mediaTime > 0 || t.cutShort) {
             int edts = b.begin("edts");
             int elst = b.beginFull("elst", wide ? 1 : 0, 0);
             b.u32(1);

@@ -196,7 +196,8 @@ class HttpRequestFuzzTest {
         private final HotObjects hot = new HotObjects(HOT_MAX, 1 << 20);
         private final EmbeddedChannel channel = new EmbeddedChannel(new WireCopy(),
             new HttpServerCodec(SETTINGS.maxRequestLineBytes(), SETTINGS.maxHeaderBytes(), MAX_CHUNK),
-            new HttpServerKeepAliveHandler(), new HttpObjectAggregator(SETTINGS.maxBodyBytes(), true),
+            new HttpServerKeepAliveHandler(), new RequestConformanceHandler(),
+            new HttpObjectAggregator(SETTINGS.maxBodyBytes(), true),
             new DiscreteHandler(new DiscreteRouter(library.directory(), Connection::read, hot, SETTINGS.maxRanges())));
         private boolean closed;
 

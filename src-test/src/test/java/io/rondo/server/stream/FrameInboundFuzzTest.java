@@ -7,8 +7,10 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.Frame;
+import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.FrameDecoder;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.server.config.StreamSettings;
 import io.rondo.systemtest.SplitInput;
 
 import java.nio.ByteBuffer;
@@ -28,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
  */
 class FrameInboundFuzzTest {
 
+    /** The server's default limit for a client frame, header included ({@code streams.maxClientFrame}). */
+    private static final int MAX_FRAME = StreamSettings.DEFAULT_MAX_CLIENT_FRAME;
+
     // However a client's bytes arrive, the server sees the frames in them, or the fault that ends them.
     @FuzzTest(maxDuration = "20s")
     void decode(byte[] input) {
@@ -40,7 +45,7 @@ class FrameInboundFuzzTest {
         List<Frame> expected = new ArrayList<>();
         ErrorCode expectedFault = null;
         try {
-            FrameDecoder decoder = new FrameDecoder();
+            FrameDecoder decoder = new FrameDecoder(MAX_FRAME - FrameCodec.HEADER_LENGTH);
             ByteBuffer whole = ByteBuffer.wrap(wire);
             for (Frame frame = decoder.next(whole); frame != null; frame = decoder.next(whole)) {
                 expected.add(frame);
@@ -49,7 +54,7 @@ class FrameInboundFuzzTest {
             expectedFault = e.code();
         }
 
-        EmbeddedChannel channel = new EmbeddedChannel(new FrameInboundDecoder());
+        EmbeddedChannel channel = new EmbeddedChannel(new FrameInboundDecoder(MAX_FRAME));
         List<ByteBuf> read = new ArrayList<>();
         List<Frame> frames = new ArrayList<>();
         ErrorCode fault = null;
