@@ -249,6 +249,21 @@ class HttpConformanceTest {
         assertEquals(505, response.status());
     }
 
+    // A refused request is answered in its turn: the answer pipelined before it arrives whole first.
+    @Test
+    void aRefusedRequestWaitsForTheAnswersPipelinedBeforeIt() throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(("GET " + RondoUnderTest.CLIP + " HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET " + RondoUnderTest.NOTE + " HTTP/9.9\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            RawHttpTest.Response first = RawHttpTest.read(socket.getInputStream(), false);
+            RawHttpTest.Response second = RawHttpTest.read(socket.getInputStream(), false);
+
+            assertEquals(200, first.status());
+            assertArrayEquals(rondo.clip, first.body(), "the clip, read from the disk, whole");
+            assertEquals(505, second.status());
+        }
+    }
+
     // A later HTTP/1 minor version is answered as HTTP/1.1 (RFC 9110 6.2), not echoed back.
     @Test
     void aLaterMinorVersionIsAnsweredAsHttp11() throws Exception {

@@ -73,6 +73,10 @@ final class DiscreteRouter {
     BodyPump route(ChannelHandlerContext ctx, FullHttpRequest request, Runnable done) {
         if (request.decoderResult().isFailure()) {
             Throwable cause = request.decoderResult().cause();
+            if (cause instanceof RefusedRequest refused) {
+                HttpResponses.plain(ctx, request, refused.status(), refused.getMessage(), true);
+                return null;
+            }
             HttpResponseStatus status = cause instanceof TooLongHttpLineException
                 ? HttpResponseStatus.REQUEST_URI_TOO_LONG
                 : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE

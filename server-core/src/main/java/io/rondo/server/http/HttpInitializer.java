@@ -71,7 +71,8 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof FullHttpRequest request && request.uri().equals(STREAM_PATH)) {
+            if (msg instanceof FullHttpRequest request && request.decoderResult().isSuccess()
+                && request.uri().equals(STREAM_PATH)) {
                 String origin = request.headers().get(HttpHeaderNames.ORIGIN);
                 if (!streams.allowsOrigin(origin, request.headers().get(HttpHeaderNames.HOST))) {
                     HttpResponses.plain(ctx, request, HttpResponseStatus.FORBIDDEN, "pages of " + origin

@@ -2,6 +2,7 @@ package io.rondo.server.http;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -25,9 +26,11 @@ import java.util.Locale;
  *       authority.</li>
  * </ul>
  *
- * A refused request closes the connection: what the client sends after it is dropped unread, since
- * where its next request would begin is not to be trusted. A request the decoder already failed
- * passes through, to be answered with the status that says why.
+ * A refused request goes on as a failed one ({@link RefusedRequest}), so it is answered in its
+ * turn, after the pipelined requests before it, and its answer closes the connection: what the
+ * client sends after it is dropped unread, since where its next request would begin is not to be
+ * trusted. A request the decoder already failed passes through, to be answered with the status
+ * that says why.
  */
 final class RequestConformanceHandler extends ChannelInboundHandlerAdapter {
 
@@ -43,9 +46,7 @@ final class RequestConformanceHandler extends ChannelInboundHandlerAdapter {
             Refusal refusal = refusal(request);
             if (refusal != null) {
                 refused = true;
-                HttpResponses.plain(ctx, request, refusal.status(), refusal.why(), true);
-                ReferenceCountUtil.release(msg);
-                return;
+                request.setDecoderResult(DecoderResult.failure(new RefusedRequest(refusal.status(), refusal.why())));
             }
         }
         ctx.fireChannelRead(msg);

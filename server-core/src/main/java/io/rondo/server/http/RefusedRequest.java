@@ -1,0 +1,25 @@
+package io.rondo.server.http;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+
+/**
+ * Why a request breaks RFC 9112's rules, carried as its failed decoder result, so that it is
+ * answered in its turn among pipelined requests, after the answers before it, as a request the
+ * decoder itself refused is. No stack trace: it is the client's fault, not a failure of Rondo's.
+ */
+final class RefusedRequest extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient HttpResponseStatus status;
+
+    RefusedRequest(HttpResponseStatus status, String why) {
+        super(why, null, false, false);
+        this.status = status;
+    }
+
+    /** The status that answers the request: 400 or 505. */
+    HttpResponseStatus status() {
+        return status;
+    }
+}
