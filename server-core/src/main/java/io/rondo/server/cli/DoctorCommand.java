@@ -101,10 +101,12 @@ final class DoctorCommand implements Callable<Integer> {
             warnings.add("the native disk reader is not in use (" + io.fallbackReason() + "): the pure-Java reader "
                 + "knows no physical positions, so SCAN orders reads by their offsets within each file");
         }
-        warnings.addAll(settings.memoryBudget().warnings());
+        MemoryBudget memory = settings.memoryBudget();
+        warnings.addAll(memory.warnings());
         boolean direct = probes.values().stream().allMatch(DiskProbe.Result::directIo);
         boolean fiemap = probes.values().stream().allMatch(DiskProbe.Result::fiemap);
-        Report report = new Report(io, settings, layout, probes, direct, fiemap, notes, warnings, problems);
+        Report report = new Report(io, settings, memory, layout, probes, direct, fiemap, notes, warnings,
+            problems);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JSON.writeValueAsString(report.json()));
@@ -116,9 +118,9 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** What was found, as a report or as JSON. */
-    private record Report(DiskIo io, RondoConfig settings, DiskLayout layout, Map<Path, DiskProbe.Result> probes,
-                          boolean direct, boolean fiemap, List<String> notes, List<String> warnings,
-                          List<String> problems) {
+    private record Report(DiskIo io, RondoConfig settings, MemoryBudget memory, DiskLayout layout,
+                          Map<Path, DiskProbe.Result> probes, boolean direct, boolean fiemap, List<String> notes,
+                          List<String> warnings, List<String> problems) {
 
         ObjectNode json() throws IOException {
             ObjectNode root = JSON.createObjectNode();
@@ -129,14 +131,13 @@ final class DoctorCommand implements Callable<Integer> {
             root.put("odirect", direct);
             root.put("fiemap", fiemap);
             root.put("config", settings.source().map(Path::toString).orElse(null));
-            MemoryBudget budget = settings.memoryBudget();
-            ObjectNode memory = root.putObject("memory");
-            memory.put("heapBytes", budget.heapBytes());
-            memory.put("directBytes", budget.directBytes());
-            memory.put("buffersCeilingBytes", budget.ceilingBytes());
-            memory.put("hotObjectsBytes", budget.hotObjectsBytes());
-            memory.put("sizedForBytes", budget.sizedForBytes());
-            memory.put("sizedBy", budget.sizedBy());
+            ObjectNode budget = root.putObject("memory");
+            budget.put("heapBytes", memory.heapBytes());
+            budget.put("directBytes", memory.directBytes());
+            budget.put("buffersCeilingBytes", memory.ceilingBytes());
+            budget.put("hotObjectsBytes", memory.hotObjectsBytes());
+            budget.put("sizedForBytes", memory.sizedForBytes());
+            budget.put("sizedBy", memory.sizedBy());
             ArrayNode disks = root.putArray("disks");
             for (ConfiguredDisk disk : layout.disks()) {
                 ObjectNode node = disks.addObject();
@@ -176,7 +177,7 @@ final class DoctorCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "  %-9s %s%n", "config", settings.source().map(Path::toString)
                 .orElse("none found (" + RondoConfig.defaultFile() + "): the defaults"));
             out.printf(Locale.ROOT, "  %-9s %s%n", "memory",
-                settings.memoryBudget().describe().substring("memory: ".length()));
+                memory.describe().substring("memory: ".length()));
             out.println();
             out.println(layout.disks().size() == 1 ? "Disk" : "Disks");
             for (ConfiguredDisk disk : layout.disks()) {

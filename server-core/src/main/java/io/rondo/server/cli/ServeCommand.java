@@ -12,6 +12,7 @@ import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.BitRates;
+import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
@@ -154,8 +155,9 @@ final class ServeCommand implements Callable<Integer> {
                 return;
             }
             models.forEach(model -> out.println(model.account()));
-            out.println(settings.memoryBudget().describe());
-            settings.memoryBudget().warnings().forEach(warning -> out.println("WARNING: " + warning));
+            MemoryBudget memory = settings.memoryBudget();
+            out.println(memory.describe());
+            memory.warnings().forEach(warning -> out.println("WARNING: " + warning));
             out.println("admission " + settings.admissionPolicy() + ": buffers " + settings.describeBuffersCeiling()
                 + ", network " + BitRates.format(settings.networkBitsPerSecond()) + " (network.capacity)");
             Map<String, DiskProfile> byDisk = new HashMap<>();

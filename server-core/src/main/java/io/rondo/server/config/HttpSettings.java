@@ -48,7 +48,8 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
      * live, and at least 16 MiB.
      */
     public static final long DEFAULT_HOT_OBJECTS_TOTAL =
-        MemoryBudget.autoHotObjects(DirectMemory.maxBytes(), DirectMemory.maxBytes() / 2);
+        MemoryBudget.autoHotObjects(DirectMemory.maxBytes(),
+            (long) (DirectMemory.maxBytes() * RondoConfig.AUTO_CEILING_SHARE));
 
     /** Checks every limit once. */
     public HttpSettings {
