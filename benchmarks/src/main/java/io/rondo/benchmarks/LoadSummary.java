@@ -155,11 +155,19 @@ public final class LoadSummary {
                 : String.format(Locale.ROOT, "; %d missing, %d out of sequence", missingFragments, sequenceFaults));
         if (lateness.count() == 0) {
             line(out, "  no fragment arrived");
-        } else if (lateness.lateCount() == 0) {
-            line(out, "  no fragment was late");
+        } else if (lateness.lateCount() == 0 && missingFragments + sequenceFaults == 0) {
+            line(out, "  every fragment arrived, in order, and none was late");
         } else {
-            line(out, "  LATE: %d of %d fragments arrived after their deadline", lateness.lateCount(),
-                lateness.count());
+            if (lateness.lateCount() > 0) {
+                line(out, "  LATE: %d of %d fragments arrived after their deadline", lateness.lateCount(),
+                    lateness.count());
+            }
+            if (missingFragments > 0) {
+                line(out, "  MISSING: %d fragments of admitted streams never arrived", missingFragments);
+            }
+            if (sequenceFaults > 0) {
+                line(out, "  OUT OF SEQUENCE: %d fragments", sequenceFaults);
+            }
         }
         if (lateness.count() > 0) {
             line(out, "lateness     p50 %s  p99 %s  p99.9 %s  max %s  (arrival - deadline; negative is early)",

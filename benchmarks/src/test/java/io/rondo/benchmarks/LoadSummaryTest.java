@@ -72,9 +72,20 @@ class LoadSummaryTest {
     @Test
     void summarySaysSoWhenNoFragmentWasLate() {
         String text = LoadSummary.of(settings, synthetic(false)).text();
-        assertTrue(text.contains("no fragment was late"), text);
+        assertTrue(text.contains("every fragment arrived, in order, and none was late"), text);
         assertFalse(text.contains("LATE"), text);
         assertTrue(text.contains("max -800.0 ms"), text);
+    }
+
+    @Test
+    void summaryNeverCallsARunWithMissingFragmentsClean() {
+        LoadResults results = synthetic(false);
+        results.streamEnded(new StreamRecord(4, Outcome.ENDED, null, true, 0, 2_000_000, 2, 2L * BYTES, 0, 3, 0,
+            3 * MS, 40 * MS, 2 * S, 2 * S));
+        String text = LoadSummary.of(settings, results).text();
+        assertTrue(text.contains("MISSING: 3 fragments of admitted streams never arrived"), text);
+        assertFalse(text.contains("none was late"), text);
+        assertFalse(text.contains("LATE:"), text);
     }
 
     @Test

@@ -106,6 +106,7 @@ public final class DiskScheduler {
     private long roundContinuousBusyNs;
     private long roundDiscreteBusyNs;
     private long roundLastContinuousDoneNs;
+    private long roundContinuousBytes;
     /** A C-request of an ended round, still in flight: already summed up as late with its round. */
     private DiskRequest carriedOver;
 
@@ -217,7 +218,9 @@ public final class DiskScheduler {
         }
         Arrays.fill(roundContinuous, null);
         roundContinuousCount = 0;
+        roundContinuousBytes = 0;
         for (ContinuousRequest request : continuous) {
+            roundContinuousBytes += request.sizeBytes();
             request.deadlineNs(roundEndNs);
             request.estimatedCostNs = costOf(request);
             roundContinuous[roundContinuousCount++] = request;
@@ -403,7 +406,7 @@ public final class DiskScheduler {
         }
         observer.roundEnded(new RoundSummary(roundStartNs, roundLengthNs, roundContinuousCount, roundOnTime,
             roundLate, roundDropped, roundDiscreteServed, roundContinuousBusyNs, roundDiscreteBusyNs,
-            roundLastContinuousDoneNs));
+            roundLastContinuousDoneNs, roundContinuousBytes));
     }
 
     private void beginSubround(int index) {

@@ -26,10 +26,11 @@ package io.rondo.scheduler;
  * @param discreteBusyNs        the service time of the D-requests counted in {@code discreteServed}
  * @param lastContinuousDoneNs  when the last of the round's C-requests was read, or given up (dropped or
  *                              still in flight at the next round's start); {@code startNs} if it had none
+ * @param continuousBytes       the bytes the round's C-requests read (or were to read)
  */
 public record RoundSummary(long startNs, long lengthNs, int continuousPlanned, int continuousOnTime,
                            int continuousLate, int continuousDropped, int discreteServed, long continuousBusyNs,
-                           long discreteBusyNs, long lastContinuousDoneNs) {
+                           long discreteBusyNs, long lastContinuousDoneNs, long continuousBytes) {
 
     /** The round length less the service time of its C-requests: negative if the streams alone overfill it. */
     public long slackNs() {

@@ -556,7 +556,7 @@ class DiskSchedulerTest {
         nowNs = 100 * MS;
         startRound();
 
-        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 2, 0, 0, 1, 10 * MS, 5 * MS, 10 * MS)),
+        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 2, 0, 0, 1, 10 * MS, 5 * MS, 10 * MS, 2_000)),
             recorder.rounds);
         RoundSummary round = recorder.rounds.get(0);
         assertEquals(90 * MS, round.slackNs());
@@ -578,7 +578,7 @@ class DiskSchedulerTest {
         startRound();
 
         RoundSummary late = recorder.rounds.get(0);
-        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 1, 0, 0, 15 * MS, 0, 15 * MS), late);
+        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 1, 0, 0, 15 * MS, 0, 15 * MS, 3_000), late);
         assertEquals(-5 * MS, late.slackNs());
         assertTrue(late.overrun());
         assertEquals(15 * MS, late.durationNs());
@@ -592,7 +592,7 @@ class DiskSchedulerTest {
         startRound();
 
         RoundSummary dropped = recorder.rounds.get(0);
-        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 0, 1, 0, 13 * MS, 0, 10 * MS), dropped);
+        assertEquals(new RoundSummary(0, 10 * MS, 3, 2, 0, 1, 0, 13 * MS, 0, 10 * MS, 3_000), dropped);
         assertEquals(-3 * MS, dropped.slackNs());
         assertTrue(dropped.overrun());
         assertEquals(1, dropped.glitches());
@@ -615,8 +615,8 @@ class DiskSchedulerTest {
         nowNs = 200 * MS;
         startRound();
 
-        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 0, 1, 1, 0, 103 * MS, 0, 100 * MS),
-            new RoundSummary(100 * MS, 100 * MS, 0, 0, 0, 0, 0, 0, 0, 100 * MS)), recorder.rounds);
+        assertEquals(List.of(new RoundSummary(0, 100 * MS, 2, 0, 1, 1, 0, 103 * MS, 0, 100 * MS, 2_000),
+            new RoundSummary(100 * MS, 100 * MS, 0, 0, 0, 0, 0, 0, 0, 100 * MS, 0)), recorder.rounds);
         assertEquals(-3 * MS, recorder.rounds.get(0).slackNs());
         assertEquals(0, recorder.rounds.get(1).durationNs());
         assertEquals(scheduler.glitches(), recorder.rounds.stream().mapToLong(RoundSummary::glitches).sum());

@@ -1,5 +1,6 @@
 package io.rondo.scheduler.admission;
 
+import io.rondo.scheduler.RoundSummary;
 import io.rondo.scheduler.admission.AdmissionDecision.Resource;
 import io.rondo.scheduler.disk.DiskModel;
 import org.agrona.concurrent.NanoClock;
@@ -40,6 +41,13 @@ import java.util.function.ToLongFunction;
  * link as over the disks). A stream striped over disks whose average fragments differ is charged
  * the largest of those averages. With no network capacity configured, only the use is counted.
  *
+ * <p>The model is checked against what the server really does: a disk whose last rounds took
+ * longer than its model says has its modelled round scaled by the ratio ({@link MeasuredRounds}),
+ * and while the fragments already streaming leave less than half a round before their deadlines
+ * no new stream is admitted ({@link DeliverySlack}). So a stream is admitted only if the rounds it
+ * joins fit as modelled and as measured, on a machine whose limit is its disks, its cores or its
+ * link alike. Until the first rounds are measured, the model alone judges.
+ *
  * <p>The settings may change while streams play ({@link #reconfigure}): new streams are judged
  * under the new ones at once; streams already admitted stay admitted, charged again under the
  * new policy, and the answer says how many of them the new settings would not have taken. Until
@@ -62,6 +70,8 @@ public final class AdmissionController {
     private final long roundNs;
     private final NanoClock clock;
     private final Map<String, ThroughputModel> models;
+    private final Map<String, MeasuredRounds> measuredRounds;
+    private final DeliverySlack delivery;
     private final AtomicReference<State> state;
 
     /** A controller for the given disks, by name, judging with the system's clock. */
@@ -77,6 +87,10 @@ public final class AdmissionController {
         Map<String, ThroughputModel> byDisk = new TreeMap<>();
         disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
         this.models = Collections.unmodifiableMap(byDisk);
+        Map<String, MeasuredRounds> measured = new TreeMap<>();
+        byDisk.forEach((name, model) -> measured.put(name, new MeasuredRounds(model)));
+        this.measuredRounds = Collections.unmodifiableMap(measured);
+        this.delivery = new DeliverySlack(config.roundNs());
         this.roundNs = config.roundNs();
         this.clock = clock;
         this.state = new AtomicReference<>(new State(config, Map.of(), Map.of(), 0, 0));
@@ -131,6 +145,40 @@ public final class AdmissionController {
                 return new Reconfiguration(recharged.size(), exceeding);
             }
         }
+    }
+
+    /**
+     * A round of {@code disk} ended: what it really took is held against its model from now on
+     * ({@link MeasuredRounds}). On the disk's executor thread; a few field writes.
+     */
+    public void roundEnded(String disk, RoundSummary round) {
+        measured(disk).roundEnded(round);
+    }
+
+    /**
+     * A stream's fragment left {@code slackNs} before its deadline (negative: after it), at
+     * {@code nowNs} on this controller's clock ({@link DeliverySlack}). Any thread.
+     */
+    public void delivered(long slackNs, long nowNs) {
+        delivery.delivered(slackNs, nowNs);
+    }
+
+    /** By how much {@code disk}'s last rounds took longer than its model says: at least 1. */
+    public double inflation(String disk) {
+        return measured(disk).inflation();
+    }
+
+    /** The least slack the streams' fragments left with lately; {@link Long#MAX_VALUE} if none left. */
+    public long leastDeliverySlackNs() {
+        return delivery.leastSlackNs(clock.nanoTime());
+    }
+
+    private MeasuredRounds measured(String disk) {
+        MeasuredRounds rounds = measuredRounds.get(disk);
+        if (rounds == null) {
+            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are " + models.keySet());
+        }
+        return rounds;
     }
 
     /** The curves a disk is judged by. */
@@ -310,13 +358,16 @@ public final class AdmissionController {
         AdmissionPolicy policy = config.policy();
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
             DiskLoad with = current.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
-            long neededNs = roundNs(policy, disk.getKey(), with);
+            double inflation = measured(disk.getKey()).inflation();
+            long modelledNs = roundNs(policy, disk.getKey(), with);
+            long neededNs = (long) Math.ceil(modelledNs * inflation);
             if (neededNs > availableNs) {
                 long aloneNs = roundNs(policy, disk.getKey(), disk.getValue());
                 long retry = aloneNs > availableNs ? 0 : retryAfterSeconds(current, nowNs,
-                    a -> a.charge.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).ioNs(), neededNs - availableNs);
+                    a -> a.charge.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).ioNs(),
+                    modelledNs - (long) (availableNs / inflation));
                 return new AdmissionDecision.Reject(charge.streamId, Resource.DISK_TIME, disk.getKey(), neededNs,
-                    availableNs, retry);
+                    availableNs, retry, inflation);
             }
         }
         long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;
@@ -333,6 +384,12 @@ public final class AdmissionController {
                 a -> a.charge.networkBitsPerSecond, neededBits - capacityBits);
             return new AdmissionDecision.Reject(charge.streamId, Resource.NETWORK, null, neededBits, capacityBits,
                 retry);
+        }
+        long leastSlackNs = delivery.leastSlackNs(nowNs);
+        if (leastSlackNs < delivery.minSlackNs() && !charge.loadByDisk.isEmpty()) {
+            long retry = Math.max(1, DeliverySlack.WINDOWS * roundNs / NS_PER_SECOND);
+            return new AdmissionDecision.Reject(charge.streamId, Resource.DELIVERY, null, delivery.minSlackNs(),
+                leastSlackNs, retry);
         }
         return new AdmissionDecision.Accept(charge.streamId, config.policy());
     }

@@ -24,7 +24,12 @@ public sealed interface AdmissionDecision {
         /** The buffers that double buffering takes: two peak fragments per stream. */
         BUFFER_MEMORY("buffer-memory"),
         /** The outgoing network: each stream sends one fragment a round. */
-        NETWORK("network");
+        NETWORK("network"),
+        /**
+         * What the streams admitted really get: their fragments leave too close to their deadlines
+         * ({@link DeliverySlack}), so the cores, the sender or the link are at their measured limit.
+         */
+        DELIVERY("delivery");
 
         private final String label;
 
@@ -32,7 +37,7 @@ public sealed interface AdmissionDecision {
             this.label = label;
         }
 
-        /** {@code disk-time}, {@code buffer-memory} or {@code network}: the name the protocol and metrics use. */
+        /** {@code disk-time}, {@code buffer-memory}, {@code network} or {@code delivery}: as logs and metrics say. */
         public String label() {
             return label;
         }
@@ -68,15 +73,28 @@ public sealed interface AdmissionDecision {
      * @param streamId          the stream
      * @param resource          the resource that is short
      * @param disk              the disk whose round is full, for {@link Resource#DISK_TIME}; else {@code null}
-     * @param needed            nanoseconds of the round with the stream added; bytes of buffer memory
-     *                          the stream needs; bits a second the streams would send with it added
+     * @param needed            nanoseconds of the round with the stream added, as measured where the
+     *                          disk's rounds took longer than modelled; bytes of buffer memory the
+     *                          stream needs; bits a second the streams would send with it added;
+     *                          for {@link Resource#DELIVERY}, the least slack a new stream needs, in
+     *                          nanoseconds
      * @param available         nanoseconds of the round available to C-requests; bytes of buffer
-     *                          memory free; bits a second of network capacity
+     *                          memory free; bits a second of network capacity; for
+     *                          {@link Resource#DELIVERY}, the least slack measured, in nanoseconds
      * @param retryAfterSeconds when asking again may succeed: at least 1; 0 if it never will, the
      *                          stream alone being too much for the resource
+     * @param inflation         for {@link Resource#DISK_TIME}, by how much the disk's last rounds took
+     *                          longer than its model says ({@link MeasuredRounds}), already in
+     *                          {@code needed}; 1 where the model alone refused, and for the others
      */
     record Reject(long streamId, Resource resource, String disk, long needed, long available,
-                  long retryAfterSeconds) implements AdmissionDecision {
+                  long retryAfterSeconds, double inflation) implements AdmissionDecision {
+
+        /** A refusal by the model alone. */
+        public Reject(long streamId, Resource resource, String disk, long needed, long available,
+                      long retryAfterSeconds) {
+            this(streamId, resource, disk, needed, available, retryAfterSeconds, 1);
+        }
 
         @Override
         public boolean accepted() {
@@ -96,13 +114,18 @@ public sealed interface AdmissionDecision {
         public String reason() {
             String shortage = switch (resource) {
                 case DISK_TIME -> String.format(Locale.ROOT, "disk-time on disk %s: the round with the stream added "
-                    + "would need %.1f ms of the %.1f ms available", disk, needed / 1e6, available / 1e6);
+                    + "would need %.1f ms of the %.1f ms available", disk, needed / 1e6, available / 1e6)
+                    + (inflation > 1 ? String.format(Locale.ROOT, " (as measured: its last rounds took %.2f times "
+                    + "what its model says)", inflation) : "");
                 case BUFFER_MEMORY -> "buffer-memory: needs " + needed + " bytes, " + available + " free under the "
                     + "buffer ceiling (raise buffers.ceiling in rondo.yaml; its default, auto, is half the JVM's "
                     + "direct memory, which RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE raises)";
                 case NETWORK -> String.format(Locale.ROOT, "network: the streams with this one added would send "
                     + "%.1f Mbit/s, past the %.1f Mbit/s of network.capacity in rondo.yaml (raise it if the link "
                     + "is faster)", needed / 1e6, available / 1e6);
+                case DELIVERY -> String.format(Locale.ROOT, "delivery: the streams' fragments left as little as %.1f "
+                    + "ms before their deadlines in the last rounds, under the %.1f ms a new stream needs beside them "
+                    + "(the server's cores or link are at their measured limit)", available / 1e6, needed / 1e6);
             };
             return "stream " + streamId + " rejected, " + shortage
                 + (retryable() ? "; retry after " + retryAfterSeconds + " s" : "; it does not fit even alone");

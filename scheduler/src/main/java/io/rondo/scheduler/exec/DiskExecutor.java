@@ -9,6 +9,7 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.slf4j.Logger;
@@ -56,7 +57,11 @@ public final class DiskExecutor implements Agent {
     private final NanoClock clock;
     private final ManyToOneConcurrentArrayQueue<DiscreteRequest> arrivals;
     private final OneToOneConcurrentArrayQueue<RoundStart> rounds = new OneToOneConcurrentArrayQueue<>(4);
-    private final ManyToOneConcurrentArrayQueue<DiscreteRequest> urgent = new ManyToOneConcurrentArrayQueue<>(1024);
+    /**
+     * Streams' reads ahead of the sweep. Unbounded, so that no admitted stream's read is ever
+     * refused: admission bounds it, each admitted stream holding at most two fragments at once.
+     */
+    private final ManyToOneConcurrentLinkedQueue<DiscreteRequest> urgent = new ManyToOneConcurrentLinkedQueue<>();
     private final Wakeup wakeup = new Wakeup();
     private final AtomicReference<SchedulingPolicy> policyChange = new AtomicReference<>();
     private volatile SchedulingPolicy policyInForce;
@@ -104,16 +109,16 @@ public final class DiskExecutor implements Agent {
         return accepted;
     }
 
-    /** Hands over a request to read right after the IO in flight, ahead of the sweep; false if too many wait. */
-    public boolean submitUrgent(DiscreteRequest request) {
+    /**
+     * Hands over a stream's read, to be read right after the IO in flight, ahead of the sweep. Never
+     * refused: the caller bounds how many wait (an admitted stream holds at most two fragments).
+     */
+    public void submitUrgent(DiscreteRequest request) {
         if (request.attachment() == null) {
             throw new IllegalArgumentException(request + " has no IoTask attached");
         }
-        boolean accepted = urgent.offer(request);
-        if (accepted) {
-            wakeup.wake();
-        }
-        return accepted;
+        urgent.offer(request);
+        wakeup.wake();
     }
 
     /**

@@ -384,6 +384,28 @@ class DiskExecutorTest {
         assertEquals(List.of(), events, "no read failed");
     }
 
+    /**
+     * Streams' reads ahead of the sweep are never refused, however many wait: 5,000 at once (more
+     * than any fixed hand-over queue the executor had) are all read, none failed.
+     */
+    @Test
+    void everyStreamReadHandedOverIsReadHoweverManyWait() {
+        EmulatedDisk disk = new EmulatedDisk(BlockDevice.direct(), paper, clock, Waiter.advancing(clock), 1);
+        DiskExecutor executor = stepped(disk, new BufferPool(1 << 20));
+        executor.startRound(0, List.of());
+        int reads = 5_000;
+        for (int i = 0; i < reads; i++) {
+            DiscreteRequest request = new DiscreteRequest(i, i, paper.positionOfCylinder(i % 3000), 4096, 0);
+            request.attach(new IoTask(null, 0, 4096, BufferPool.NO_STREAM, recorder));
+            executor.submitUrgent(request);
+        }
+        while (executor.doWork() > 0) {
+            continue;
+        }
+        assertEquals(reads, events.stream().filter(e -> e.contains(" done at ")).count(), "every read done");
+        assertTrue(events.stream().noneMatch(e -> e.contains("failed")), "none failed");
+    }
+
     /** A completion that hands each read and its end time to {@code done}; a failure goes to {@link #events}. */
     private IoCompletion completing(BiConsumer<DiskRequest, Long> done) {
         return new IoCompletion() {

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * What one disk did: its rounds (the last {@link #KEPT_ROUNDS}, and counts since the start) and
@@ -41,6 +42,7 @@ public final class DiskWatch implements ScheduleObserver {
     private volatile long boundNs;
     private volatile Meters meters;
     private volatile EventHub events;
+    private volatile Consumer<RoundSummary> roundListener = round -> { };
 
     /** The meters a disk feeds, once metrics are bound. */
     record Meters(Timer roundDuration, Timer continuousBusy, Counter overruns, Counter deadlineMisses,
@@ -66,6 +68,14 @@ public final class DiskWatch implements ScheduleObserver {
         return disk;
     }
 
+    /**
+     * Hands every round's summary to {@code listener} from now on, on the disk's executor thread:
+     * admission holds what the rounds really took against its model.
+     */
+    public void feedRounds(Consumer<RoundSummary> listener) {
+        this.roundListener = listener;
+    }
+
     /** Sends rounds to {@code hub} from now on. */
     public void publishTo(EventHub hub) {
         this.events = hub;
@@ -86,6 +96,7 @@ public final class DiskWatch implements ScheduleObserver {
 
     @Override
     public void roundEnded(RoundSummary summary) {
+        roundListener.accept(summary);
         long number = Math.floorDiv(summary.startNs() - originNs + roundNs / 2, roundNs);
         RoundView view = new RoundView(disk, number,
             Instant.EPOCH.plusNanos(originEpochNs + (summary.startNs() - originNs)).toString(),

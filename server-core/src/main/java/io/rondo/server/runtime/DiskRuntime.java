@@ -263,10 +263,7 @@ public final class DiskRuntime implements AutoCloseable {
             clock.nanoTime());
         request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
             (int) fragment.length(), streamId, completion(result)));
-        if (!disks.get(diskName).executor().submitUrgent(request)) {
-            result.completeExceptionally(
-                new QueueFullException("disk " + diskName + " is overloaded: its queue is full"));
-        }
+        disks.get(diskName).executor().submitUrgent(request);
         return result;
     }
 

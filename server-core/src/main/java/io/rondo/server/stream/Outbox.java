@@ -2,15 +2,13 @@ package io.rondo.server.stream;
 
 import io.rondo.server.runtime.Chunk;
 
-import java.util.HashSet;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The fragments of one stream that have been read and wait to be sent, put back in order: reads
- * complete in disk order, DATA goes out in fragment order. A fragment the disk was too busy to
- * read is skipped (the client sees a gap in the fragment numbers, counted as a glitch). Event loop
- * only.
+ * complete in disk order, DATA goes out in fragment order. No fragment is ever skipped: every read
+ * of an admitted stream is taken by its disk, and one the disk dropped at a round's end is read
+ * again. Event loop only.
  */
 final class Outbox {
 
@@ -19,13 +17,11 @@ final class Outbox {
     }
 
     private final TreeMap<Integer, Ready> ready = new TreeMap<>();
-    private final Set<Integer> lost = new HashSet<>();
     private int nextToSend;
 
     /** Starts (again) at fragment {@code fragment}; returns how many waiting fragments were dropped. */
     int moveTo(int fragment) {
         int dropped = clear();
-        lost.clear();
         nextToSend = fragment;
         return dropped;
     }
@@ -34,19 +30,13 @@ final class Outbox {
         ready.put(fragment.fragment(), fragment);
     }
 
-    void lose(int fragment) {
-        lost.add(fragment);
-    }
-
-    /** The next fragment in order, after any lost ones, or null while it has not arrived. */
+    /** The next fragment in order, or null while it has not arrived. */
     Ready takeNext() {
-        skipLost();
         return ready.remove(nextToSend);
     }
 
-    /** The fragment to send next, after any lost ones. */
+    /** The fragment to send next. */
     int nextToSend() {
-        skipLost();
         return nextToSend;
     }
 
@@ -61,11 +51,5 @@ final class Outbox {
         ready.values().forEach(waiting -> waiting.chunk().release());
         ready.clear();
         return dropped;
-    }
-
-    private void skipLost() {
-        while (lost.remove(nextToSend)) {
-            nextToSend++;
-        }
     }
 }

@@ -69,7 +69,11 @@ public final class StreamServer implements AutoCloseable {
         StreamRegistry registry = new StreamRegistry(settings.initSegmentsKept());
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
-            config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()));
+            config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
+            disks.clock());
+        for (String disk : disks.diskNames()) {
+            disks.watch(disk).feedRounds(round -> admission.roundEnded(disk, round));
+        }
         StreamSender sender = new StreamSender(disks.clock(), StreamSender.MAX_STREAMS);
         AgentThreads threads = new AgentThreads();
         threads.start(sender, sender.idleStrategy());

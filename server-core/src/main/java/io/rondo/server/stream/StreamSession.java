@@ -227,7 +227,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             reject(switch (no.resource()) {
                 case DISK_TIME -> RejectReason.DISK_TIME;
                 case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
-                case NETWORK -> RejectReason.NETWORK;
+                case NETWORK, DELIVERY -> RejectReason.NETWORK;
             }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
             return;
         }
@@ -261,6 +261,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             return;
         }
         if (failure != null) {
+            if (busy(failure)) {
+                return;
+            }
             error(ErrorCode.READ_FAILED, "cannot open " + lease.object().name() + ": " + failure.getMessage());
             return;
         }
@@ -287,7 +290,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             init.release();
             init = null;
         }
-        if (finished) {
+        if (finished || error != null && busy(error)) {
             return;
         }
         if (init == null) {
@@ -308,6 +311,26 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         write(new Accept(id, disks.roundNs(), media.averageBitRate(), media.codecs(), ByteBuffer.wrap(init)));
         registry.add(this);
         pump();
+    }
+
+    /**
+     * Whether a stream not yet accepted could not start because the server's queues were full: if
+     * so it is refused, as admission refuses, with a retry-after, and everything it held is freed.
+     */
+    private boolean busy(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        if (!(cause instanceof QueueFullException)) {
+            return false;
+        }
+        String object = lease.object().name();
+        registry.log().refused(object, client(), "busy", 1, cause.getMessage());
+        int retryAfterSeconds = 1;
+        reject(RejectReason.DISK_TIME, retryAfterSeconds, "the server could not start the stream of " + object
+            + " now: " + cause.getMessage());
+        finish("refused: " + cause.getMessage());
+        ctx.channel().eventLoop().schedule(() -> ctx.close(), 100, TimeUnit.MILLISECONDS);
+        return true;
     }
 
     /** Reads {@code reads} at once, ahead of the rounds, each due at {@code deadlineNs}. */
@@ -347,9 +370,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
 
     /**
      * A fragment's read completed. A read the disk dropped unread at its round's end is read again
-     * at once, ahead of the sweep: double buffering leaves it a round before its deadline. A disk
-     * too busy to take even that loses the fragment (a glitch, a gap the client sees); a read that
-     * failed on the disk ends the stream with READ_FAILED, since its object cannot be played.
+     * at once, ahead of the sweep: double buffering leaves it a round before its deadline, and the
+     * disk never refuses a stream's read. A read that failed on the disk ends the stream with
+     * READ_FAILED, since its object cannot be played.
      */
     private void arrived(RoundPlan.Read read, Chunk chunk, Throwable failure, long deadlineNs) {
         if (finished || !roundPlan.current(read.generation())) {
@@ -367,13 +390,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             issueNow(new RoundPlan.Read[] {read}, deadlineNs);
             return;
         }
-        if (cause instanceof QueueFullException) {
-            glitch();
-            outbox.lose(read.fragment());
-            LOG.warn("stream {}: fragment {} of {} could not be read: {}", id, read.fragment(), lease.object().name(),
-                cause.getMessage());
-            released(deadlineNs);
-        } else if (cause != null) {
+        if (cause != null) {
             error(ErrorCode.READ_FAILED, "cannot read fragment " + read.fragment() + " of " + lease.object().name()
                 + ": " + cause.getMessage());
             return;
@@ -463,8 +480,12 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             if (!finished) {
                 released(deadlineNs);
             }
-            if (future.isSuccess() && disks.clock().nanoTime() - deadlineNs > 0) {
-                glitch();
+            if (future.isSuccess()) {
+                long writtenNs = disks.clock().nanoTime();
+                admission.delivered(deadlineNs - writtenNs, writtenNs);
+                if (writtenNs - deadlineNs > 0) {
+                    glitch();
+                }
             }
         });
     }

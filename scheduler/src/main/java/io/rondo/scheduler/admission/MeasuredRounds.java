@@ -1,0 +1,70 @@
+package io.rondo.scheduler.admission;
+
+import io.rondo.scheduler.RoundSummary;
+
+import java.util.Arrays;
+
+/**
+ * What one disk's rounds really took against what its model says they take, fed back into
+ * admission (papers/000 Section 3.2 and Figure 2: the slack of every round).
+ *
+ * <p>Per round, what its C-requests took (their service time or, where more, the time from the
+ * round's start to its last C-request less the D-requests served in between, so that the gaps in
+ * which the disk's thread waited for a core count too) against what the disk's mean curve says IOs
+ * of the same number and bytes take. The {@link #inflation()} is the median of those ratios over
+ * the last {@link #WINDOW_ROUNDS} rounds that read at least {@link #MIN_REQUESTS} fragments, and
+ * never less than 1: admission scales its modelled round by it, so a stream is admitted only if the
+ * round it joins fits as modelled <em>and</em> as measured. On a machine whose cores rather than
+ * its disks are the limit, the rounds stretch as the streams grow, and admission stops where they
+ * would no longer fit.
+ *
+ * <p>Thread-safe: the disk's executor feeds its rounds, admission reads; each call holds the
+ * monitor for a few field reads and writes.
+ */
+public final class MeasuredRounds {
+
+    /** How many of the disk's recent rounds its inflation is taken over. */
+    public static final int WINDOW_ROUNDS = 5;
+
+    /** Rounds that read fewer fragments than this say little about the next stream's cost, and are skipped. */
+    public static final int MIN_REQUESTS = 16;
+
+    private final ThroughputModel model;
+    private final double[] ratios = new double[WINDOW_ROUNDS];
+    private int kept;
+    private int next;
+
+    /** @param model the disk's curves: its mean curve is what a round's measured time is held against */
+    public MeasuredRounds(ThroughputModel model) {
+        this.model = model;
+    }
+
+    /** A round of the disk ended; on its executor's thread. */
+    public synchronized void roundEnded(RoundSummary round) {
+        int requests = round.continuousPlanned();
+        if (requests < MIN_REQUESTS || round.continuousBytes() <= 0) {
+            return;
+        }
+        long modelledNs = requests * model.meanCurveNs(Math.max(1, round.continuousBytes() / requests));
+        long measuredNs = Math.max(round.continuousBusyNs(), round.durationNs() - round.discreteBusyNs());
+        ratios[next] = (double) measuredNs / Math.max(1, modelledNs);
+        next = (next + 1) % WINDOW_ROUNDS;
+        kept = Math.min(WINDOW_ROUNDS, kept + 1);
+    }
+
+    /**
+     * By how much the disk's recent rounds took longer than its model says: the median of the
+     * last rounds' ratios, so that one round stretched by a passing burst (a pause of the JVM,
+     * streams opening by the hundred) does not close admission while a stretch that lasts does; at
+     * least 1.
+     */
+    public synchronized double inflation() {
+        if (kept == 0) {
+            return 1;
+        }
+        double[] sorted = Arrays.copyOf(ratios, kept);
+        Arrays.sort(sorted);
+        double median = kept % 2 == 1 ? sorted[kept / 2] : (sorted[kept / 2 - 1] + sorted[kept / 2]) / 2;
+        return Math.max(1, median);
+    }
+}
