@@ -185,6 +185,11 @@ final class RondoUnderTest implements AutoCloseable {
         return streams.address().getPort();
     }
 
+    /** How many fragments the clip has: what a stream of it plays from its start to END. */
+    int clipFragments() {
+        return library.directory().find(CLIP).orElseThrow().media().fragments().size();
+    }
+
     /** Plays the clip to its END with the protocol's Java client: the init segment and every fragment, in order. */
     byte[] play() throws IOException {
         try (StreamClient client = StreamClient.connect("127.0.0.1", streamPort())) {

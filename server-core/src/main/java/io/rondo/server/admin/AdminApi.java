@@ -60,7 +60,8 @@ public final class AdminApi {
 
     /** {@code GET /api/v1/disks/{name}}. */
     public record DiskView(String name, String model, long roundMs, String schedulingPolicy, int admittedStreams,
-                           double committedShare, double discreteReserve, long rounds, long overruns, long glitches,
+                           double committedShare, double measuredInflation, double discreteReserve, long rounds,
+                           long overruns, long glitches,
                            List<io.rondo.server.observe.RoundView> slack, Queues queues, long ioErrors,
                            DiscreteResponse discreteResponse) {
     }
@@ -251,7 +252,8 @@ public final class AdminApi {
         boolean none = responses.count() == 0;
         return new DiskView(name, disks.model(name).toString(), disks.roundNs() / 1_000_000,
             executor.schedulingPolicy().toString(), admission.admittedStreams(name),
-            (double) admission.committedNs(name) / disks.roundNs(), admission.config().discreteReserve(),
+            (double) admission.committedNs(name) / disks.roundNs(), admission.inflation(name),
+            admission.config().discreteReserve(),
             watch.rounds(), watch.overruns(), watch.deadlineMisses(), watch.lastRounds(),
             new Queues(executor.queuedDiscrete(), executor.scanListSize()), executor.ioErrors(),
             new DiscreteResponse(responses.count(), none ? null : responses.meanMs(), none ? null : responses.p95Ms(),

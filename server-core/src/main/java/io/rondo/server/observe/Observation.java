@@ -35,7 +35,16 @@ public final class Observation {
                 a -> a.admittedStreams(name));
             metrics.gauge("rondo.disk.committed.ratio", "The share of the disk's round its admitted streams take",
                 disk, admission, a -> (double) a.committedNs(name) / disks.roundNs());
+            metrics.gauge("rondo.disk.measured.inflation", "By how much the disk's last rounds took longer than its "
+                + "model says (at least 1); admission charges new streams by it", disk, admission,
+                a -> a.inflation(name));
         }
+        metrics.gauge("rondo.stream.delivery.slack.least.seconds", "The least time before their deadlines the "
+            + "streams' fragments left with in the last rounds (NaN if none left); under half a round, admission "
+            + "refuses new streams", Tags.empty(), admission, a -> {
+                long leastNs = a.leastDeliverySlackNs();
+                return leastNs == Long.MAX_VALUE ? Double.NaN : leastNs / 1e9;
+            });
         metrics.functionCounter("rondo.stream.glitches", "Fragments not on the wire by their deadline", Tags.empty(),
             streams, StreamServer::glitches);
         metrics.functionCounter("rondo.stream.sent.bytes", "Fragment bytes the streams sent", Tags.empty(), streams,

@@ -42,7 +42,8 @@ export function paintResponses(disks) {
         el('div', { className: 'mark', style: `left:${((100 * r.boundMs) / scale).toFixed(1)}%` })),
       el('p', { className: 'response-foot' },
         `${count(r.count, 'request')}, `, flagged(r.overBound, `${r.overBound} past the bound`),
-        ` \u00b7 ${count(disk.admittedStreams, 'stream')}, ${formatShare(disk.committedShare)} of the round committed, `
+        ` \u00b7 ${count(disk.admittedStreams, 'stream')}, ${formatShare(disk.committedShare)} of the round committed`
+          + (disk.measuredInflation > 1 ? ` (${disk.measuredInflation.toFixed(2)}\u00d7 as measured)` : '') + ', '
           + `${count(disk.rounds, 'round')}, `,
         flagged(disk.overruns, count(disk.overruns, 'overrun')),
         `, ${count(disk.ioErrors, 'IO error')} \u00b7 queues: ${disk.queues.discrete} discrete, `
