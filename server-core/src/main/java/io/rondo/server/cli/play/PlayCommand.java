@@ -38,7 +38,8 @@ import static io.rondo.server.cli.play.PlayMessages.NAME;
         "  rondo play rondo://127.0.0.1:8554/videos/clip.webm -o - | ffplay -",
         "",
         "A file is written as FILE.part and renamed to FILE when the stream ends, so FILE only ever holds a whole "
-            + "stream: if the stream fails, FILE.part is deleted; on Ctrl-C it is kept with what arrived.",
+            + "stream: if the stream fails, FILE.part is deleted; on Ctrl-C it is kept with what arrived. A FILE that "
+            + "is not a regular file (a device such as /dev/null, a FIFO) is written in place, never replaced.",
         "",
         "Standard error shows a progress line: the media position and fragments written; the buffer (media written "
             + "ahead of real-time playback since the first fragment, as REPORT tells the server); the receive rate "
