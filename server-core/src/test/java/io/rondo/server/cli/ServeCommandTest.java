@@ -61,7 +61,7 @@ class ServeCommandTest {
             "--admin-port", "0", "--disk-profile", missing.toString()));
 
         String err = stderr.toString().strip();
-        assertEquals("serve: --disk-profile must be measured, a built-in profile or a profile file: the disk profile "
-            + "file " + missing + " does not exist; built-in profiles: [nerjes-1999]", err);
+        assertEquals("rondo serve: --disk-profile must be measured, a built-in profile or a profile file: the disk "
+            + "profile file " + missing + " does not exist; built-in profiles: [nerjes-1999]", err);
     }
 }

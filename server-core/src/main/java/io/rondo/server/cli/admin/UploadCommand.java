@@ -1,11 +1,9 @@
 package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rondo.server.cli.Progress;
 import io.rondo.server.config.ByteSizes;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -127,15 +125,7 @@ final class UploadCommand extends AdminSubcommand {
             + (fragments.asLong() == 1 ? "" : "s") + ", " + size : kind + ", " + size;
     }
 
-    private ProgressBar bar(long size) {
-        return new ProgressBarBuilder()
-            .setTaskName("uploading")
-            .setInitialMax(size)
-            .setUnit("MiB", 1L << 20)
-            .setStyle(ProgressBarStyle.ASCII)
-            .setConsumer(new ConsoleProgressBarConsumer(System.err))
-            .setUpdateIntervalMillis(250)
-            .showSpeed()
-            .build();
+    private static ProgressBar bar(long size) {
+        return Progress.bar("uploading", size, "MiB", 1L << 20, true);
     }
 }

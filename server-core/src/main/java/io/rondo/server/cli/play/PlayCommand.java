@@ -6,6 +6,7 @@ import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
+import io.rondo.server.cli.Progress;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,7 +103,7 @@ public final class PlayCommand implements Callable<Integer> {
     private volatile Path partial;
 
     PlayCommand() {
-        this(System::nanoTime, PlayCommand::stderrIsTerminal);
+        this(System::nanoTime, Progress::stderrIsTerminal);
     }
 
     /**
@@ -287,20 +288,6 @@ public final class PlayCommand implements Callable<Integer> {
             client.close();
         } catch (IOException e) {
             // The connection is gone already; there is nothing left to close.
-        }
-    }
-
-    /**
-     * Whether standard error is a terminal. Java 17's {@code System.console()} answers for standard
-     * input and output, and {@code -o - | ffplay -} redirects standard output while standard error
-     * stays on the terminal; so on Linux the answer comes from file descriptor 2 itself.
-     */
-    private static boolean stderrIsTerminal() {
-        try {
-            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return System.console() != null;
         }
     }
 }
