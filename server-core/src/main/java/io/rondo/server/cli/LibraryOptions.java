@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.cli.admin.LibraryServer;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -42,6 +43,10 @@ final class LibraryOptions {
         } catch (IllegalStateException held) {
             Path root = (data != null ? data : settings.storageRoots().get(0)).toAbsolutePath().normalize();
             LibraryServer server = LibraryServer.of(root, settings).orElseThrow(() -> held);
+            if (!server.answers()) {
+                throw new IllegalStateException(held.getMessage() + "; the server " + root.resolve(AdminUrlFile.NAME)
+                    + " names, " + server.url() + ", does not answer", held);
+            }
             return new Opened(null, server);
         }
     }

@@ -2,6 +2,9 @@ package io.rondo.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.server.admin.AdminUrlFile;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.content.Library;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +14,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,6 +205,27 @@ class LibraryCommandsTest {
             .toString()), stderr.toString());
         assertTrue(stdout.toString().contains("ingested /archive/2026/slides one.txt"), stdout.toString());
         assertTrue(stdout.toString().contains("ingested /archive/index.txt"), stdout.toString());
+    }
+
+    @Test
+    void aCatalogHeldByAnotherProcessIsNamedAndSoIsAServerThatNoLongerAnswers() throws Exception {
+        Path data = temp.resolve("d");
+        try (Library held = Library.open(RondoConfig.defaults(), data)) {
+            assertEquals(1, rondo("ls", "--data", data.toString()));
+            assertTrue(stderr.toString().startsWith("rondo ls: the catalog in ") && stderr.toString()
+                .contains("is open already"), stderr.toString());
+
+            int closedPort;
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                closedPort = socket.getLocalPort();
+            }
+            Files.writeString(data.resolve("rondo/admin.token"), "a-token");
+            AdminUrlFile.write(held.dataFolder(), "http://127.0.0.1:" + closedPort);
+            assertEquals(1, rondo("rm", "--data", data.toString(), "/a.txt"));
+            assertTrue(stderr.toString().contains("is open already"), stderr.toString());
+            assertTrue(stderr.toString().contains("the server " + data.toAbsolutePath().resolve("rondo/admin.url")
+                + " names, http://127.0.0.1:" + closedPort + ", does not answer"), stderr.toString());
+        }
     }
 
     @Test

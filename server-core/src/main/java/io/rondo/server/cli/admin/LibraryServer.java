@@ -86,6 +86,19 @@ public final class LibraryServer {
         return client.base();
     }
 
+    /**
+     * True if the server answers on its admin port: a server killed without stopping leaves its
+     * address behind, and another process may hold the catalog since.
+     */
+    public boolean answers() {
+        try {
+            client.get("/healthz");
+            return true;
+        } catch (AdminException e) {
+            return e.status() != 0;
+        }
+    }
+
     /** Every object whose name starts with {@code prefix}, in name order, every page joined. */
     public List<JsonNode> objects(String prefix) {
         List<JsonNode> objects = new ArrayList<>();
