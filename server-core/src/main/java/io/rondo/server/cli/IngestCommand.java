@@ -105,7 +105,8 @@ final class IngestCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Item> items = items();
+        RondoConfig settings = libraryOptions.settings();
+        List<Item> items = items(settings);
         for (Item item : items) {
             if (item.name() != null && PlayerFiles.reserved(item.name())) {
                 throw new IllegalArgumentException(PlayerFiles.FOLDER + " holds Rondo's bundled player; choose "
@@ -113,7 +114,6 @@ final class IngestCommand implements Callable<Integer> {
             }
         }
         int failed;
-        RondoConfig settings = libraryOptions.settings();
         try (LibraryOptions.Opened opened = libraryOptions.openOrServer(settings)) {
             Library library = opened.library();
             if (library != null) {
@@ -170,9 +170,12 @@ final class IngestCommand implements Callable<Integer> {
     /**
      * The files to ingest: each FILE as it is (named by --as or by its file name), and every file
      * under each folder, in name order, named by its path under the folder, in a library folder of
-     * the folder's name (or --as). Hidden files and folders (.name) are left out.
+     * the folder's name (or --as). Hidden files and folders (.name) are left out, and so are the
+     * storage roots, should the folder hold the library itself.
      */
-    private List<Item> items() throws IOException {
+    private List<Item> items(RondoConfig settings) throws IOException {
+        List<Path> roots = (libraryOptions.data() != null ? List.of(libraryOptions.data()) : settings.storageRoots())
+            .stream().map(root -> root.toAbsolutePath().normalize()).toList();
         List<Item> items = new ArrayList<>();
         for (Path file : files) {
             if (!Files.isDirectory(file)) {
@@ -184,8 +187,12 @@ final class IngestCommand implements Callable<Integer> {
                 : root.getFileName() == null ? "/" : ObjectNames.folder(root.getFileName().toString());
             List<Path> found;
             try (Stream<Path> walk = Files.walk(root)) {
-                found = walk.filter(path -> !hidden(root.relativize(path))).filter(Files::isRegularFile).sorted()
-                    .toList();
+                found = walk.filter(path -> !hidden(root.relativize(path)))
+                    .filter(path -> roots.stream().noneMatch(path::startsWith))
+                    .filter(Files::isRegularFile).sorted().toList();
+            }
+            if (found.isEmpty()) {
+                throw new IllegalArgumentException(file + " holds no file to ingest (hidden files are left out)");
             }
             for (Path path : found) {
                 List<String> segments = new ArrayList<>();

@@ -201,10 +201,22 @@ class LibraryCommandsTest {
         assertFalse(printed.contains("\r"), "nothing redrawn in place in a log: " + printed);
         assertTrue(barLines.get(barLines.size() - 1).contains("20/20"), barLines.toString());
 
+        Path empty = Files.createDirectories(temp.resolve("empty"));
+        assertEquals(2, rondo("ingest", "--data", data.toString(), empty.toString()));
+        assertEquals("rondo ingest: " + empty + " holds no file to ingest (hidden files are left out)",
+            stderr.toString().strip());
         assertEquals(0, rondo("ingest", "--data", data.toString(), "--as", "/archive/", temp.resolve("talks")
             .toString()), stderr.toString());
         assertTrue(stdout.toString().contains("ingested /archive/2026/slides one.txt"), stdout.toString());
         assertTrue(stdout.toString().contains("ingested /archive/index.txt"), stdout.toString());
+
+        Path library = temp.resolve("talks").resolve("library");
+        assertEquals(0, rondo("ingest", "--data", library.toString(), "-q", "--as", "/archive/",
+            temp.resolve("talks").toString()), stderr.toString());
+        assertEquals(0, rondo("ingest", "--data", library.toString(), "-q", "--as", "/again/",
+            temp.resolve("talks").toString()), stderr.toString());
+        assertFalse(stdout.toString().contains("/again/library/"), "a folder that holds the library leaves it "
+            + "out: " + stdout);
     }
 
     @Test
