@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RoundHistory, roundsInSpan } from '../../../main/resources/io/rondo/server/admin/dashboard/rounds.js';
+import { RoundHistory, overrunsText, roundsInSpan, spanText } from '../../../main/resources/io/rondo/server/admin/dashboard/rounds.js';
 
 const round = (disk, n, slackMs, overrun = false) => ({ disk, round: n, lengthMs: 1000, slackMs, overrun });
 
@@ -56,4 +56,28 @@ test('a disk that sent no round yet has an empty line, and a restarted server\'s
   history.clear();
   assert.equal(history.add(round('sda', 1, 800)), true);
   assert.deepEqual(history.rounds('sda').map((r) => r.round), [1]);
+});
+
+test('the span and the legend name the same rounds while fewer than the span are recorded', () => {
+  const history = new RoundHistory(roundsInSpan(1000));
+  for (let n = 1; n <= 66; n++) {
+    history.add(round('sda', n, 500));
+  }
+  const { x, overruns } = history.columns(['sda']);
+  assert.equal(spanText(x.length, history.capacity, 1000),
+    'Shown: the last 66 rounds of 1000 ms (up to 300 as they come)');
+  assert.equal(overrunsText(overruns[0].filter((v) => v !== null).length, x.length),
+    '0 overruns in the last 66 rounds');
+  assert.equal(spanText(1, 300, 1000), 'Shown: the last 1 round of 1000 ms (up to 300 as they come)');
+  assert.equal(overrunsText(1, 1), '1 overrun in the last 1 round');
+});
+
+test('once the span is full the heading says the last span of rounds, as the legend does', () => {
+  const history = new RoundHistory(300);
+  for (let n = 1; n <= 400; n++) {
+    history.add(round('sda', n, 500, n === 390));
+  }
+  const { x } = history.columns(['sda']);
+  assert.equal(spanText(x.length, history.capacity, 1000), 'Shown: the last 300 rounds of 1000 ms');
+  assert.equal(overrunsText(1, x.length), '1 overrun in the last 300 rounds');
 });

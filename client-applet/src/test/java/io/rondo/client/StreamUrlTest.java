@@ -16,6 +16,16 @@ class StreamUrlTest {
     }
 
     @Test
+    void aNameIsTakenAsLsPrintsItWithSpacesBracketsAndAccents() {
+        assertEquals(new StreamUrl("127.0.0.1", 9, "videos/my clip [hd].webm"),
+            StreamUrl.parse("rondo://127.0.0.1:9/videos/my clip [hd].webm"));
+        assertEquals(new StreamUrl("127.0.0.1", 9, "caf\u00e9 100%.webm"),
+            StreamUrl.parse("rondo://127.0.0.1:9/caf\u00e9 100%.webm"));
+        assertEquals(new StreamUrl("::1", 9, "a b.webm"), StreamUrl.parse("rondo://[::1]:9/a b.webm"));
+        assertEquals(new StreamUrl("h", 9, "a%b.webm"), StreamUrl.parse("rondo://h:9/a%25b.webm"), "escapes are kept");
+    }
+
+    @Test
     void anIpv6HostIsConnectedToWithoutItsBrackets() {
         StreamUrl url = StreamUrl.parse("rondo://[::1]:8554/a.webm");
         assertEquals("::1", url.host());

@@ -63,6 +63,7 @@ class PlayerBrowserTest {
     private static final String MP4 = "/media/clock-20s.mp4";
     private static final String PLAIN_MP4 = "/media/plain-20s.mp4";
     private static final String LONG_GOP = "/media/gop10-20s.webm";
+    private static final String AUDIO = "/media/tone-20s.webm";
     private static final String MEDIA = "/io/rondo/systemtest/media/";
     private static final Duration START_LIMIT = Duration.ofSeconds(20);
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
@@ -81,6 +82,7 @@ class PlayerBrowserTest {
         rondo.ingest(MEDIA + "clock-20s.mp4", MP4, temp.resolve("in"));
         rondo.ingest(MEDIA + "plain-20s.mp4", PLAIN_MP4, temp.resolve("in"));
         rondo.ingest(MEDIA + "gop10-20s.webm", LONG_GOP, temp.resolve("in"));
+        rondo.ingest(MEDIA + "tone-20s.webm", AUDIO, temp.resolve("in"));
     }
 
     @AfterAll
@@ -319,6 +321,30 @@ class PlayerBrowserTest {
 
     // ----- the browser -----
 
+
+    @Test
+    @Order(10)
+    void anAudioOnlyClipPlaysInTheAudioLayoutWithoutAVideoBox() throws Exception {
+        browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F"));
+        awaitState("playing");
+        assertEquals(Boolean.FALSE, browser.executeScript(
+            "return document.getElementById('stage').classList.contains('audio-only');"), "a clip with a picture");
+
+        browser.get(base() + "/player/?src=" + AUDIO.replace("/", "%2F"));
+        awaitState("playing");
+        assertEquals(Boolean.TRUE, browser.executeScript(
+            "return document.getElementById('stage').classList.contains('audio-only');"),
+            "/player/info says audio/webm: the audio layout");
+        assertEquals("none", browser.executeScript(
+            "return getComputedStyle(document.getElementById('video')).display;"), "no video box");
+        long height = ((Number) browser.executeScript(
+            "return document.getElementById('stage').getBoundingClientRect().height;")).longValue();
+        assertTrue(height > 0 && height <= 160, "a bar of controls, not a 16:9 box: " + height + " px");
+        assertEquals("1", browser.executeScript(
+            "return getComputedStyle(document.getElementById('controls')).opacity;"), "the controls stay in view");
+        assertPlaysSmoothly("the audio-only clip");
+        screenshot("audio-only-playing");
+    }
     private String base() {
         return "http://127.0.0.1:" + rondo.httpPort();
     }

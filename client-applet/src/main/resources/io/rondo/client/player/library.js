@@ -15,6 +15,14 @@ export function pathOf(name) {
   return name.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * True if the clip has a picture to show: its MSE type, which ingest writes from the tracks it
+ * found, is video/..., not audio/... (an audio-only clip gets the audio layout, no video box).
+ */
+export function hasVideo(info) {
+  return !(info.mseType ?? info.mimeType ?? '').trim().toLowerCase().startsWith('audio/');
+}
+
 /** The clip's details: kind, MIME and MSE types, duration, size, bit rate and stream path. */
 export async function fetchInfo(name) {
   const response = await fetch(`/player/info${pathOf(name)}`, { cache: 'no-cache' });

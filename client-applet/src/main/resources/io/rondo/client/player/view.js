@@ -2,7 +2,7 @@
 // chart of the buffer level, the overlay for messages and the log. Painting only: what to show is
 // the player's.
 
-import { pathOf } from './library.js';
+import { hasVideo, pathOf } from './library.js';
 import { formatBitRate, formatBytes, formatByteRate, formatTime } from './units.js';
 
 /** The page's element of that id. */
@@ -34,8 +34,12 @@ export class View {
     document.title = `${title} - Rondo`;
   }
 
-  /** The clip's type, length, bit rate and size under its title; its length on the seek bar. */
+  /**
+   * The clip's type, length, bit rate and size under its title; its length on the seek bar; and
+   * the audio layout (a bar of controls, no picture) for a clip without a video track.
+   */
   details(info) {
+    this.stage.classList.toggle('audio-only', !hasVideo(info));
     const seconds = info.durationNs / 1e9;
     $('subtitle').textContent = `${info.mseType} \u00b7 ${formatTime(seconds)} \u00b7 `
       + `${formatBitRate(info.bitsPerSecond)} \u00b7 ${formatBytes(info.size)}`;

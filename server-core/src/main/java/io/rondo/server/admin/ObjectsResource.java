@@ -83,11 +83,12 @@ public final class ObjectsResource {
      * @param durationSeconds its presentation time
      * @param bitsPerSecond   its mean bit rate
      * @param fragments       its fragments, one round each
+     * @param codecs          its codecs, as MediaSource.isTypeSupported takes them
      * @param streams         the streams reading it now
      */
     public record ObjectView(String name, String kind, String mimeType, long size, String etag, String modified,
                              List<String> disks, Double durationSeconds, Long bitsPerSecond, Integer fragments,
-                             int streams) {
+                             String codecs, int streams) {
     }
 
     /** {@code GET /api/v1/objects}: a page, and the cursor of the next one (null on the last). */
@@ -336,7 +337,8 @@ public final class ObjectsResource {
             object.size(), object.etag(), Instant.ofEpochMilli(object.modifiedMs()).toString(),
             object.placement().files().stream().map(StoredFile::disk).distinct().sorted().toList(),
             media == null ? null : media.durationNs() / 1e9, media == null ? null : media.averageBitRate(),
-            media == null ? null : media.fragments().size(), streams.streamsOf(object.id()));
+            media == null ? null : media.fragments().size(), media == null ? null : media.codecs(),
+            streams.streamsOf(object.id()));
     }
 
     private MediaObject existing(String name) {

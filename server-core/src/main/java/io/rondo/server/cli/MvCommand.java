@@ -1,7 +1,5 @@
 package io.rondo.server.cli;
 
-import io.rondo.content.model.MediaObject;
-import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,8 +10,13 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
-/** {@code rondo mv}: renames an object; its bytes stay where they are. */
-@Command(name = "mv", description = "Rename an object in the library.", mixinStandardHelpOptions = true)
+/**
+ * {@code rondo mv}: renames an object; its bytes stay where they are. Beside a running server that
+ * holds the library, the server renames it.
+ */
+@Command(name = "mv", description = {"Rename an object in the library.",
+    "While rondo serve holds the library, the object is renamed through its admin API."},
+    mixinStandardHelpOptions = true)
 final class MvCommand implements Callable<Integer> {
 
     @Spec
@@ -34,9 +37,10 @@ final class MvCommand implements Callable<Integer> {
             throw new IllegalArgumentException(PlayerFiles.FOLDER + " holds Rondo's bundled player; choose another "
                 + "name than " + to);
         }
-        try (Library library = libraryOptions.open()) {
-            MediaObject renamed = library.directory().rename(from, to);
-            spec.commandLine().getOut().println("renamed " + from + " to " + renamed.name());
+        try (LibraryOptions.Opened opened = libraryOptions.openOrServer(libraryOptions.settings())) {
+            String renamed = opened.server() != null ? opened.server().move(from, to).path("name").asText(to)
+                : opened.library().directory().rename(from, to).name();
+            spec.commandLine().getOut().println("renamed " + from + " to " + renamed);
         }
         return 0;
     }

@@ -1,7 +1,5 @@
 package io.rondo.server.cli;
 
-import io.rondo.content.model.MediaObject;
-import io.rondo.server.content.Library;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,8 +10,12 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code rondo rm}: removes objects from the library, entry first, then their files. */
-@Command(name = "rm", description = "Remove objects from the library (refused while one is being read).",
+/**
+ * {@code rondo rm}: removes objects from the library, entry first, then their files. Beside a
+ * running server that holds the library, the server removes them.
+ */
+@Command(name = "rm", description = {"Remove objects from the library (refused while one is being read).",
+    "While rondo serve holds the library, the objects are removed through its admin API."},
     mixinStandardHelpOptions = true)
 final class RmCommand implements Callable<Integer> {
 
@@ -28,10 +30,16 @@ final class RmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (Library library = libraryOptions.open()) {
+        try (LibraryOptions.Opened opened = libraryOptions.openOrServer(libraryOptions.settings())) {
             for (String name : names) {
-                MediaObject removed = library.directory().delete(name);
-                spec.commandLine().getOut().println("removed " + removed.name());
+                String removed;
+                if (opened.server() != null) {
+                    opened.server().delete(name);
+                    removed = name;
+                } else {
+                    removed = opened.library().directory().delete(name).name();
+                }
+                spec.commandLine().getOut().println("removed " + removed);
             }
         }
         return 0;

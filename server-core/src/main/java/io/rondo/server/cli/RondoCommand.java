@@ -7,7 +7,10 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 
-/** The {@code rondo} command line: one subcommand per thing a user does with Rondo. */
+/**
+ * The {@code rondo} command line: one subcommand per thing a user does with Rondo. Every failure is
+ * one line on standard error that starts with the command, {@code rondo ingest: ...}.
+ */
 @Command(name = "rondo",
     description = "Rondo: a mixed-workload multimedia information server.",
     mixinStandardHelpOptions = true,
@@ -15,7 +18,7 @@ import java.io.PrintWriter;
     subcommands = {ServeCommand.class, PlayCommand.class, IngestCommand.class, LsCommand.class, RmCommand.class,
         MvCommand.class, DemoCommand.class,
         SimulateCommand.class,
-        LoadCommand.class, ProfileCommand.class, DoctorCommand.class, AdminCommand.class,
+        LoadCommand.class, ProfileCommand.class, DoctorCommand.class, AdminCommand.class, BenchCommand.class,
         CommandLine.HelpCommand.class})
 public final class RondoCommand implements Runnable {
 
@@ -39,12 +42,13 @@ public final class RondoCommand implements Runnable {
             return CommandLine.ExitCode.USAGE;
         });
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
+            String command = line.getCommandSpec().qualifiedName();
             if (exception instanceof IllegalArgumentException || exception instanceof java.io.UncheckedIOException) {
-                line.getErr().println(line.getCommandName() + ": " + exception.getMessage());
+                line.getErr().println(command + ": " + exception.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
             if (exception instanceof IllegalStateException || exception instanceof java.io.IOException) {
-                line.getErr().println(line.getCommandName() + ": " + exception.getMessage());
+                line.getErr().println(command + ": " + exception.getMessage());
                 return CommandLine.ExitCode.SOFTWARE;
             }
             throw exception;

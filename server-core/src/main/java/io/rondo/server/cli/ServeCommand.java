@@ -8,6 +8,7 @@ import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.config.AdminSettings;
@@ -207,7 +208,12 @@ final class ServeCommand implements Callable<Integer> {
                             : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
                                 + tokens.adminFile());
                     out.flush();
-                    stopped.await();
+                    AdminUrlFile.write(library.dataFolder(), adminServer.url());
+                    try {
+                        stopped.await();
+                    } finally {
+                        AdminUrlFile.delete(library.dataFolder());
+                    }
                     api.draining();
                     streams.endStreams();
                 }

@@ -130,7 +130,7 @@ class DoctorCommandTest {
         assertEquals(2, exit, stdout + "\n" + stderr);
         String err = stderr.toString().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
-        assertTrue(err.startsWith("doctor: "), err);
+        assertTrue(err.startsWith("rondo doctor: "), err);
         assertTrue(err.contains(message), err);
         assertFalse(err.contains("Exception"), "no stack trace: " + err);
         assertEquals("", stdout.toString());

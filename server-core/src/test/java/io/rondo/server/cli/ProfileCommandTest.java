@@ -95,7 +95,7 @@ class ProfileCommandTest {
         assertEquals(2, exit, stdout + "\n" + stderr);
         String err = stderr.toString().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
-        assertTrue(err.startsWith("profile: "), err);
+        assertTrue(err.startsWith("rondo profile: "), err);
         assertTrue(err.contains(message), err);
         assertFalse(err.contains("Exception"), "no stack trace: " + err);
     }

@@ -13,7 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code rondo serve} refuses plainly what it cannot do. */
+/**
+ * {@code rondo serve} refuses plainly what it cannot do. Every serve here names all three ports (0 or
+ * the one under test), so the tests pass beside a server running on the default ports 8080, 8554
+ * and 8081.
+ */
 class ServeCommandTest {
 
     @TempDir
@@ -29,7 +33,7 @@ class ServeCommandTest {
     void aPortInUseIsNamedWithWhatToDo() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int exit = rondo("serve", "--data", data.toString(), "--port", Integer.toString(taken.getLocalPort()),
-                "--admin-port", "0");
+                "--stream-port", "0", "--admin-port", "0");
 
             assertEquals(1, exit);
             assertTrue(stderr.toString().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()),
@@ -41,9 +45,11 @@ class ServeCommandTest {
 
     @Test
     void aPortOutOfRangeIsRefused() {
-        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "70000"));
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "70000", "--stream-port", "0",
+            "--admin-port", "0"));
         assertTrue(stderr.toString().contains("--port must be between 0 and 65535"), stderr.toString());
-        assertEquals(2, rondo("serve", "--data", data.toString(), "--admin-port", "-1"));
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "0", "--stream-port", "0",
+            "--admin-port", "-1"));
         assertTrue(stderr.toString().contains("--admin-port must be between 0 and 65535"), stderr.toString());
     }
 
@@ -51,10 +57,11 @@ class ServeCommandTest {
     void aDiskProfileThatIsNoneIsAOneLineError() {
         Path missing = data.resolve("disk.json");
 
-        assertEquals(2, rondo("serve", "--data", data.toString(), "--disk-profile", missing.toString()));
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "0", "--stream-port", "0",
+            "--admin-port", "0", "--disk-profile", missing.toString()));
 
         String err = stderr.toString().strip();
-        assertEquals("serve: --disk-profile must be measured, a built-in profile or a profile file: the disk profile "
-            + "file " + missing + " does not exist; built-in profiles: [nerjes-1999]", err);
+        assertEquals("rondo serve: --disk-profile must be measured, a built-in profile or a profile file: the disk "
+            + "profile file " + missing + " does not exist; built-in profiles: [nerjes-1999]", err);
     }
 }

@@ -88,6 +88,19 @@ final class AdminClient {
         return send(request(path).timeout(ANSWER_TIMEOUT).DELETE());
     }
 
+    /** Posts a JSON body. */
+    Reply post(String path, JsonNode json) {
+        byte[] body;
+        try {
+            body = JSON.writeValueAsBytes(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree is always written", e);
+        }
+        return send(request(path).timeout(ANSWER_TIMEOUT)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
     /** An RFC 7396 merge patch of the resource whose entity tag is {@code etag} (null: none was given). */
     Reply mergePatch(String path, String etag, JsonNode patch) {
         byte[] body;

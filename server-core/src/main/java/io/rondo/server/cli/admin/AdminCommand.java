@@ -233,7 +233,7 @@ public final class AdminCommand implements Runnable {
     }
 
     /** A TLS context that trusts the certificates of a PEM file, and no others. */
-    private static SSLContext trusting(Path pem) {
+    static SSLContext trusting(Path pem) {
         try (InputStream in = Files.newInputStream(pem)) {
             KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
             trusted.load(null, null);
@@ -254,7 +254,7 @@ public final class AdminCommand implements Runnable {
         }
     }
 
-    private static String read(Path file) {
+    static String read(Path file) {
         String token;
         try {
             token = Files.readString(file, StandardCharsets.UTF_8).trim();

@@ -1,24 +1,19 @@
 package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rondo.server.cli.Progress;
 import io.rondo.server.config.ByteSizes;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.net.http.HttpRequest;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Flow;
-import java.util.function.LongConsumer;
 
 /**
  * {@code rondo admin upload}: a file to a running server as a new object,
@@ -130,58 +125,7 @@ final class UploadCommand extends AdminSubcommand {
             + (fragments.asLong() == 1 ? "" : "s") + ", " + size : kind + ", " + size;
     }
 
-    private ProgressBar bar(long size) {
-        return new ProgressBarBuilder()
-            .setTaskName("uploading")
-            .setInitialMax(size)
-            .setUnit("MiB", 1L << 20)
-            .setStyle(ProgressBarStyle.ASCII)
-            .setConsumer(new ConsoleProgressBarConsumer(System.err))
-            .setUpdateIntervalMillis(250)
-            .showSpeed()
-            .build();
-    }
-
-    /** A body that counts its bytes as the HTTP client takes them. */
-    private static final class CountedBody implements HttpRequest.BodyPublisher {
-
-        private final HttpRequest.BodyPublisher body;
-        private final LongConsumer taken;
-
-        CountedBody(HttpRequest.BodyPublisher body, LongConsumer taken) {
-            this.body = body;
-            this.taken = taken;
-        }
-
-        @Override
-        public long contentLength() {
-            return body.contentLength();
-        }
-
-        @Override
-        public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
-            body.subscribe(new Flow.Subscriber<>() {
-                @Override
-                public void onSubscribe(Flow.Subscription subscription) {
-                    subscriber.onSubscribe(subscription);
-                }
-
-                @Override
-                public void onNext(ByteBuffer piece) {
-                    taken.accept(piece.remaining());
-                    subscriber.onNext(piece);
-                }
-
-                @Override
-                public void onError(Throwable failure) {
-                    subscriber.onError(failure);
-                }
-
-                @Override
-                public void onComplete() {
-                    subscriber.onComplete();
-                }
-            });
-        }
+    private static ProgressBar bar(long size) {
+        return Progress.bar("uploading", size, "MiB", 1L << 20, true);
     }
 }

@@ -9,10 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Where the media goes: standard output, or FILE.part, renamed to FILE once the stream has ended
- * so that FILE never holds part of a stream pretending to be all of it.
+ * so that FILE never holds part of a stream pretending to be all of it. A FILE that exists and is
+ * not a regular file (a device such as /dev/null, a FIFO, a socket) is written as it is, in place:
+ * replacing it would destroy the device or leave the FIFO's reader waiting for ever.
  */
 final class MediaOutput {
     private enum State { OPEN, FINISHED, KEPT, ABANDONED }
@@ -32,8 +35,10 @@ final class MediaOutput {
     }
 
     /**
-     * {@code standardOutput} for {@code -}, else FILE.part, created now so that a file that cannot
-     * be written is refused before any connection.
+     * {@code standardOutput} for {@code -}; FILE itself, opened for writing as it is, when it
+     * exists and is not a regular file (opening a FIFO waits for its reader, as a shell's
+     * redirection does); else FILE.part, created now so that a file that cannot be written is
+     * refused before any connection.
      *
      * @throws IllegalArgumentException if the file cannot be written
      */
@@ -44,6 +49,13 @@ final class MediaOutput {
         Path target = Path.of(output);
         if (Files.isDirectory(target)) {
             throw new IllegalArgumentException("cannot write " + output + ": it is a folder");
+        }
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            try {
+                return new MediaOutput(null, Files.newOutputStream(target, StandardOpenOption.WRITE), target, null);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot write " + output + ": " + PlayMessages.reason(e));
+            }
         }
         Path part = target.resolveSibling(target.getFileName() + ".part");
         try {
@@ -56,7 +68,7 @@ final class MediaOutput {
         }
     }
 
-    /** FILE.part, written until the stream ends; null for standard output. */
+    /** FILE.part, written until the stream ends; null for standard output and for a FILE written in place. */
     Path part() {
         return part;
     }
@@ -79,13 +91,18 @@ final class MediaOutput {
             try {
                 file.write(copy);
             } catch (IOException e) {
-                throw new OutputException("cannot write " + part + ": " + PlayMessages.reason(e), false);
+                throw new OutputException("cannot write " + written() + ": " + PlayMessages.reason(e), false);
             }
         }
         written += copy.length;
     }
 
-    /** The stream ended: flushes, and renames FILE.part to FILE. */
+    /** The file the bytes go to: FILE.part, or FILE when it is written in place. */
+    private Path written() {
+        return part == null ? target : part;
+    }
+
+    /** The stream ended: flushes, and renames FILE.part to FILE (a FILE written in place is closed). */
     void finish() throws OutputException {
         if (standardOutput != null) {
             if (standardOutput.checkError()) {
@@ -96,6 +113,10 @@ final class MediaOutput {
         }
         try {
             file.close();
+            if (part == null) {
+                state = State.FINISHED;
+                return;
+            }
             try {
                 Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -107,10 +128,18 @@ final class MediaOutput {
         }
     }
 
-    /** Interrupted: flushes and keeps what arrived in FILE.part; says where, for the summary line. */
+    /**
+     * Interrupted: flushes and keeps what arrived in FILE.part; says where, for the summary line.
+     * A FILE written in place is closed, with what arrived already in it.
+     */
     String keep() {
         if (standardOutput != null) {
             standardOutput.flush();
+            state = State.KEPT;
+            return "";
+        }
+        if (part == null) {
+            closeInPlace();
             state = State.KEPT;
             return "";
         }
@@ -129,14 +158,18 @@ final class MediaOutput {
     }
 
     /**
-     * The stream failed: deletes FILE.part; says so if it held anything. Does nothing once the
-     * output is finished or kept.
+     * The stream failed: deletes FILE.part; says so if it held anything. A FILE written in place
+     * is only closed, never deleted. Does nothing once the output is finished or kept.
      */
     String abandon() {
         if (state != State.OPEN || standardOutput != null) {
             return "";
         }
         state = State.ABANDONED;
+        if (part == null) {
+            closeInPlace();
+            return "";
+        }
         try {
             file.close();
         } catch (IOException e) {
@@ -147,6 +180,15 @@ final class MediaOutput {
             return written == 0 ? "" : "deleted " + part + " (" + written + " bytes, an incomplete stream)";
         } catch (IOException e) {
             return "could not delete " + part + " (an incomplete stream): " + PlayMessages.reason(e);
+        }
+    }
+
+    /** Closes a FILE written in place: a device or FIFO that fails to close has nothing left to keep. */
+    private void closeInPlace() {
+        try {
+            file.close();
+        } catch (IOException e) {
+            // The device or the FIFO's reader is gone; what was written went where it could.
         }
     }
 

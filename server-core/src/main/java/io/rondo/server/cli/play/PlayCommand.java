@@ -6,6 +6,7 @@ import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
+import io.rondo.server.cli.Progress;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,7 +39,8 @@ import static io.rondo.server.cli.play.PlayMessages.NAME;
         "  rondo play rondo://127.0.0.1:8554/videos/clip.webm -o - | ffplay -",
         "",
         "A file is written as FILE.part and renamed to FILE when the stream ends, so FILE only ever holds a whole "
-            + "stream: if the stream fails, FILE.part is deleted; on Ctrl-C it is kept with what arrived.",
+            + "stream: if the stream fails, FILE.part is deleted; on Ctrl-C it is kept with what arrived. A FILE that "
+            + "is not a regular file (a device such as /dev/null, a FIFO) is written in place, never replaced.",
         "",
         "Standard error shows a progress line: the media position and fragments written; the buffer (media written "
             + "ahead of real-time playback since the first fragment, as REPORT tells the server); the receive rate "
@@ -101,7 +103,7 @@ public final class PlayCommand implements Callable<Integer> {
     private volatile Path partial;
 
     PlayCommand() {
-        this(System::nanoTime, PlayCommand::stderrIsTerminal);
+        this(System::nanoTime, Progress::stderrIsTerminal);
     }
 
     /**
@@ -286,20 +288,6 @@ public final class PlayCommand implements Callable<Integer> {
             client.close();
         } catch (IOException e) {
             // The connection is gone already; there is nothing left to close.
-        }
-    }
-
-    /**
-     * Whether standard error is a terminal. Java 17's {@code System.console()} answers for standard
-     * input and output, and {@code -o - | ffplay -} redirects standard output while standard error
-     * stays on the terminal; so on Linux the answer comes from file descriptor 2 itself.
-     */
-    private static boolean stderrIsTerminal() {
-        try {
-            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
-            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return System.console() != null;
         }
     }
 }

@@ -14,7 +14,7 @@ import { $, el } from './dom.js';
 import { formatClock } from './format.js';
 import { paintAdmission, paintInfo, paintResponses, REASONS } from './panels.js';
 import { PolicyForm } from './policy-form.js';
-import { RoundHistory, roundsInSpan } from './rounds.js';
+import { RoundHistory, roundsInSpan, spanText } from './rounds.js';
 import { SlackChart } from './slack-chart.js';
 import { EventFeed } from './sse.js';
 import { StreamsTable } from './streams-table.js';
@@ -102,7 +102,7 @@ class Dashboard {
       this.#history = new RoundHistory(roundsInSpan(roundMs));
       this.#roundMs = roundMs;
       this.#startedAt = startedAt;
-      $('slack-span').textContent = `Shown: the last ${roundsInSpan(roundMs)} rounds of ${roundMs} ms`;
+      $('slack-span').textContent = spanText(0, roundsInSpan(roundMs), roundMs);
     }
     this.#disks = disks;
   }

@@ -11,6 +11,26 @@ export function roundsInSpan(roundMs) {
   return Math.max(1, Math.ceil(SPAN_MS / roundMs));
 }
 
+/**
+ * The chart's span in words: the last `span` rounds once that many are recorded, else only the
+ * rounds recorded so far, so that it never names more rounds than the legend counts.
+ */
+export function spanText(recorded, span, roundMs) {
+  if (recorded >= span) {
+    return `Shown: the last ${span} rounds of ${roundMs} ms`;
+  }
+  return `Shown: the last ${plural(recorded, 'round')} of ${roundMs} ms (up to ${span} as they come)`;
+}
+
+/** A disk's overruns over the rounds of it the chart holds: `0 overruns in the last 66 rounds`. */
+export function overrunsText(overruns, rounds) {
+  return `${plural(overruns, 'overrun')} in the last ${plural(rounds, 'round')}`;
+}
+
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** A fixed number of a disk's newest rounds, in round order, each round once. */
 class DiskRounds {
   #slots;
@@ -59,6 +79,11 @@ export class RoundHistory {
   /** capacity: how many rounds of each disk are kept. */
   constructor(capacity) {
     this.#capacity = capacity;
+  }
+
+  /** How many rounds of each disk are kept: the chart's span. */
+  get capacity() {
+    return this.#capacity;
   }
 
   /**

@@ -10,6 +10,7 @@
 import uPlot from './vendor/uPlot.esm.js';
 import { $, el } from './dom.js';
 import { formatMs } from './format.js';
+import { overrunsText, spanText } from './rounds.js';
 
 /** One colour a disk, in the order the disks are named. */
 const DISK_COLOURS = ['#2f6fe4', '#1f9e89', '#8c5bd6', '#e08a1e', '#d04f8a', '#5d6678'];
@@ -63,6 +64,7 @@ export class SlackChart {
       this.#plot = new uPlot(this.#options(), data, this.#element);
     }
     this.#paintLegend(slack, overruns);
+    $('slack-span').textContent = spanText(x.length, this.#history.capacity, this.#roundMs);
   }
 
   #size() {
@@ -139,8 +141,7 @@ export class SlackChart {
         el('span', { className: 'swatch', style: `background:${DISK_COLOURS[i % DISK_COLOURS.length]}` }),
         el('strong', {}, disk),
         ` now ${formatMs(values.at(-1) ?? null)}, lowest ${formatMs(values.length ? Math.min(...values) : null)}, `,
-        el('span', { className: over > 0 ? 'bad' : '' }, `${over} overrun${over === 1 ? '' : 's'}`),
-        ` in ${values.length} rounds`);
+        el('span', { className: over > 0 ? 'bad' : '' }, overrunsText(over, values.length)));
     }));
     $('slack-empty').hidden = this.#disks.length > 0 && slack.some((column) => column.some((v) => v !== null));
   }

@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -163,6 +164,47 @@ class PlayCommandTest {
         assertArrayEquals(clip, Files.readAllBytes(out));
         assertTrue(stderr.toString().lines().noneMatch(line -> line.contains("stream ended")),
             "--quiet prints no summary: " + stderr);
+    }
+
+    @Test
+    void aFifoIsWrittenInPlaceAndItsReaderGetsTheWholeStream() throws Exception {
+        serve();
+        Path fifo = temp.resolve("pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor(), "mkfifo made the FIFO");
+        background = Executors.newSingleThreadExecutor();
+        Future<byte[]> reader = background.submit(() -> Files.readAllBytes(fifo));
+
+        int exit = rondo("play", url("clip.webm"), "-o", fifo.toString(), "-q");
+
+        assertEquals(0, exit, stderr.toString());
+        assertArrayEquals(clip, reader.get(20, TimeUnit.SECONDS), "the FIFO's reader got the stream and its end");
+        assertEquals("p", fileType(fifo), "still a FIFO, not replaced by a regular file");
+        assertTrue(Files.notExists(temp.resolve("pipe.part")), "no partial file beside it");
+    }
+
+    @Test
+    void devNullIsWrittenInPlaceAndStaysADevice() throws Exception {
+        serve();
+        Path devNull = Path.of("/dev/null");
+        assertEquals("c", fileType(devNull));
+
+        int exit = rondo("play", url("clip.webm"), "-o", devNull.toString(), "-q");
+
+        assertEquals(0, exit, stderr.toString());
+        assertEquals("c", fileType(devNull), "/dev/null is still the character device");
+        assertTrue(Files.notExists(Path.of("/dev/null.part")), "no partial file beside it");
+    }
+
+    /** The file's type as ls -l shows it: c for a character device, p for a FIFO, - for a regular file. */
+    private static String fileType(Path path) throws Exception {
+        int type = (Integer) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0170000;
+        return switch (type) {
+            case 0020000 -> "c";
+            case 0010000 -> "p";
+            case 0100000 -> "-";
+            default -> Integer.toOctalString(type);
+        };
     }
 
     @Test
