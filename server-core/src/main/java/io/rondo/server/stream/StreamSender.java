@@ -10,7 +10,10 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The sender (papers/004 Section 3.2, the Xmt-Server; papers/001's Sender): one agent for every
@@ -44,7 +47,19 @@ final class StreamSender implements Agent {
 
     /** One fragment waiting to go: whose, by when, how big, and what sends it. */
     record Packet(StreamSession session, Channel channel, long deadlineNs, int bytes, long bytesPerSecond,
-                  Runnable transmit) implements Command {
+                  Transmission transmit) implements Command {
+    }
+
+    /** What sends a fragment when its turn comes (or hands it back when its stream is forgotten). */
+    @FunctionalInterface
+    interface Transmission {
+
+        /**
+         * @param heldByClient whether the fragment waited for its own client: a channel that could
+         *                     not take more, or the client's rate; then how late it goes says
+         *                     nothing of the server's load
+         */
+        void run(boolean heldByClient);
     }
 
     /** A stream ended: hand back its waiting fragment and drop its rate state. */
@@ -57,6 +72,8 @@ final class StreamSender implements Agent {
     /** Waiting fragments in deadline order (earliest first; equal deadlines in arrival order). */
     private final List<Packet> waiting = new ArrayList<>();
     private final Object2LongHashMap<StreamSession> nextAllowedNs = new Object2LongHashMap<>(Long.MIN_VALUE);
+    /** Waiting fragments passed over at least once for their own client: its channel was full, or its rate. */
+    private final Set<Packet> heldByClient = Collections.newSetFromMap(new IdentityHashMap<>());
     private long wakeUpNs = Long.MAX_VALUE;
 
     /**
@@ -121,6 +138,7 @@ final class StreamSender implements Agent {
         for (int i = 0; i < waiting.size(); i++) {
             Packet packet = waiting.get(i);
             if (!packet.channel().isWritable()) {
+                heldByClient.add(packet);
                 continue;
             }
             long allowedNs = nextAllowedNs.getValue(packet.session());
@@ -129,9 +147,10 @@ final class StreamSender implements Agent {
                 long from = allowedNs == Long.MIN_VALUE ? nowNs : Math.max(nowNs, allowedNs);
                 nextAllowedNs.put(packet.session(),
                     from + (long) (packet.bytes() * 1e9 / Math.max(1, packet.bytesPerSecond())));
-                packet.transmit().run();
+                packet.transmit().run(heldByClient.remove(packet));
                 return work + 1;
             }
+            heldByClient.add(packet);
             if (wakeUpNs == Long.MAX_VALUE || allowedNs - wakeUpNs < 0) {
                 wakeUpNs = allowedNs;
             }
@@ -150,7 +169,9 @@ final class StreamSender implements Agent {
             nextAllowedNs.removeKey(forget.session());
             for (int i = waiting.size() - 1; i >= 0; i--) {
                 if (waiting.get(i).session() == forget.session()) {
-                    waiting.remove(i).transmit().run();
+                    Packet packet = waiting.remove(i);
+                    heldByClient.remove(packet);
+                    packet.transmit().run(true);
                 }
             }
         }

@@ -433,12 +433,20 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
         sender.offer(new StreamSender.Packet(this, ctx.channel(), next.deadlineNs(),
             next.chunk().data().remaining() + FrameCodec.DATA_PREFIX_LENGTH,
             Math.max(1, (long) (profile.maxReceiveBytesPerSecond() * lag.rateShare())),
-            () -> ctx.executor().execute(() -> transmit(next, generationNow))));
+            heldByClient -> ctx.executor().execute(() -> transmit(next, generationNow, heldByClient))));
     }
 
-    /** The sender's turn for this stream came: write the fragment, then hand over the next. */
-    private void transmit(Outbox.Ready next, int generationThen) {
+    /**
+     * The sender's turn for this stream came: write the fragment, then hand over the next. Unless
+     * the fragment waited for its own client, how long before its deadline it goes is what the
+     * server's load left it, and admission hears it ({@link AdmissionController#delivered}).
+     */
+    private void transmit(Outbox.Ready next, int generationThen, boolean heldByClient) {
         inSender = false;
+        if (!heldByClient && !finished) {
+            long nowNs = disks.clock().nanoTime();
+            admission.delivered(next.deadlineNs() - nowNs, nowNs);
+        }
         if (finished || !roundPlan.current(generationThen)) {
             next.chunk().release();
             if (!finished) {
@@ -480,12 +488,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             if (!finished) {
                 released(deadlineNs);
             }
-            if (future.isSuccess()) {
-                long writtenNs = disks.clock().nanoTime();
-                admission.delivered(deadlineNs - writtenNs, writtenNs);
-                if (writtenNs - deadlineNs > 0) {
-                    glitch();
-                }
+            if (future.isSuccess() && disks.clock().nanoTime() - deadlineNs > 0) {
+                glitch();
             }
         });
     }
