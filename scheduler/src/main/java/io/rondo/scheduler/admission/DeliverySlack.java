@@ -8,7 +8,8 @@ import java.util.Arrays;
  *
  * <p>A fragment read in round k is due at the end of round k + 1, so a server with room sends
  * every fragment about a round before its deadline. Each fragment sent reports its slack, its
- * deadline less the moment its last byte left; when the least slack of the current round and the
+ * deadline less the moment the sender's turn for it came (the server reports only fragments that
+ * did not wait for their own client, whose lateness is the client's); when the least slack of the current round and the
  * {@link #WINDOWS} - 1 before it falls under {@link #MIN_SLACK_SHARE} of a round, the server is at
  * its limit, and new streams are refused until the slack is back: the streams admitted keep the
  * room they have.
