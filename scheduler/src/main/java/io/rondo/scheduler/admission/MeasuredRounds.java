@@ -12,8 +12,8 @@ import java.util.Arrays;
  * round's start to its last C-request less the D-requests served in between, so that the gaps in
  * which the disk's thread waited for a core count too) against what the disk's mean curve says IOs
  * of the same number and bytes take. The {@link #inflation()} is the median of those ratios over
- * the last {@link #WINDOW_ROUNDS} rounds that read at least {@link #MIN_REQUESTS} fragments, and
- * never less than 1: admission scales its modelled round by it, so a stream is admitted only if the
+ * the last {@link #WINDOW_ROUNDS} rounds that read at least {@link #MIN_REQUESTS} fragments
+ * taking at least {@link #MIN_MODELLED_SHARE} of the round by the model, and never less than 1: admission scales its modelled round by it, so a stream is admitted only if the
  * round it joins fits as modelled <em>and</em> as measured. On a machine whose cores rather than
  * its disks are the limit, the rounds stretch as the streams grow, and admission stops where they
  * would no longer fit.
@@ -28,6 +28,15 @@ public final class MeasuredRounds {
 
     /** Rounds that read fewer fragments than this say little about the next stream's cost, and are skipped. */
     public static final int MIN_REQUESTS = 16;
+
+    /**
+     * Rounds whose reads the model gives less than this share of the round are skipped too: in a
+     * light round a fixed cost (a pause of the JVM, code not yet compiled, a core taken for a few
+     * milliseconds) weighs as much as the reads, and its ratio would say nothing of what another
+     * stream costs; where the streams take a good part of the round, their reads' own cost is what
+     * the ratio measures.
+     */
+    public static final double MIN_MODELLED_SHARE = 0.125;
 
     private final ThroughputModel model;
     private final double[] ratios = new double[WINDOW_ROUNDS];
@@ -46,6 +55,9 @@ public final class MeasuredRounds {
             return;
         }
         long modelledNs = requests * model.meanCurveNs(Math.max(1, round.continuousBytes() / requests));
+        if (modelledNs < round.lengthNs() * MIN_MODELLED_SHARE) {
+            return;
+        }
         long measuredNs = Math.max(round.continuousBusyNs(), round.durationNs() - round.discreteBusyNs());
         ratios[next] = (double) measuredNs / Math.max(1, modelledNs);
         next = (next + 1) % WINDOW_ROUNDS;

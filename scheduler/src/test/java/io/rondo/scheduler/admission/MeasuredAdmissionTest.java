@@ -82,6 +82,20 @@ class MeasuredAdmissionTest {
         assertEquals(1.0, controller.inflation("d0"));
     }
 
+    /** A round of 16 small reads, 1.5 ms by the model, that a 20 ms pause stretched: a fixed cost, not the reads'. */
+    @Test
+    void lightRoundsAreNotMeasured() {
+        long bytes = 1_000;
+        long modelledNs = REQUESTS * controller.throughputModel("d0").meanCurveNs(bytes);
+        assertTrue(modelledNs < ROUND_NS * MeasuredRounds.MIN_MODELLED_SHARE, "a light round: " + modelledNs);
+        long stretchedNs = modelledNs + 20 * MS;
+        for (int i = 0; i < MeasuredRounds.WINDOW_ROUNDS; i++) {
+            controller.roundEnded("d0", new RoundSummary(0, ROUND_NS, REQUESTS, REQUESTS, 0, 0, 0, stretchedNs, 0,
+                stretchedNs, REQUESTS * bytes));
+        }
+        assertEquals(1.0, controller.inflation("d0"));
+    }
+
     /** A round's C-requests that waited for a core between IOs count their gaps, not only their IO time. */
     @Test
     void gapsBetweenARoundsReadsCountAsItsTime() {
