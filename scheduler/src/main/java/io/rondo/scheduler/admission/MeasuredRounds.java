@@ -13,8 +13,9 @@ import java.util.Arrays;
  * which the disk's thread waited for a core count too) against what the disk's mean curve says IOs
  * of the same number and bytes take. The {@link #inflation()} is the median of those ratios over
  * the last {@link #WINDOW_ROUNDS} rounds that read at least {@link #MIN_REQUESTS} fragments
- * taking at least {@link #MIN_MODELLED_SHARE} of the round by the model, and never less than 1: admission scales its modelled round by it, so a stream is admitted only if the
- * round it joins fits as modelled <em>and</em> as measured. On a machine whose cores rather than
+ * taking at least {@link #MIN_MODELLED_SHARE} of the round by the model, and never less than 1:
+ * admission scales its modelled round by it, so a stream is admitted only if the round it joins
+ * fits as modelled <em>and</em> as measured. On a machine whose cores rather than
  * its disks are the limit, the rounds stretch as the streams grow, and admission stops where they
  * would no longer fit.
  *

@@ -82,18 +82,30 @@ class MeasuredAdmissionTest {
         assertEquals(1.0, controller.inflation("d0"));
     }
 
-    /** A round of 16 small reads, 1.5 ms by the model, that a 20 ms pause stretched: a fixed cost, not the reads'. */
+    /**
+     * A round of a second whose 16 small reads take 65.6 ms by the model, stretched by a 100 ms
+     * pause: a fixed cost, not the reads'. The same reads in a round of 500 ms are an eighth of it,
+     * and are measured.
+     */
     @Test
     void lightRoundsAreNotMeasured() {
         long bytes = 1_000;
         long modelledNs = REQUESTS * controller.throughputModel("d0").meanCurveNs(bytes);
-        assertTrue(modelledNs < ROUND_NS * MeasuredRounds.MIN_MODELLED_SHARE, "a light round: " + modelledNs);
-        long stretchedNs = modelledNs + 20 * MS;
+        assertEquals(65_600_000, modelledNs, 100_000);
+        long stretchedNs = modelledNs + 100 * MS;
+        long lightRoundNs = 1_000 * MS;
         for (int i = 0; i < MeasuredRounds.WINDOW_ROUNDS; i++) {
-            controller.roundEnded("d0", new RoundSummary(0, ROUND_NS, REQUESTS, REQUESTS, 0, 0, 0, stretchedNs, 0,
+            controller.roundEnded("d0", new RoundSummary(0, lightRoundNs, REQUESTS, REQUESTS, 0, 0, 0, stretchedNs, 0,
                 stretchedNs, REQUESTS * bytes));
         }
         assertEquals(1.0, controller.inflation("d0"));
+
+        long heavyRoundNs = 500 * MS;
+        for (int i = 0; i < MeasuredRounds.WINDOW_ROUNDS; i++) {
+            controller.roundEnded("d0", new RoundSummary(0, heavyRoundNs, REQUESTS, REQUESTS, 0, 0, 0, stretchedNs, 0,
+                stretchedNs, REQUESTS * bytes));
+        }
+        assertEquals((double) stretchedNs / modelledNs, controller.inflation("d0"), 1e-6);
     }
 
     /** A round's C-requests that waited for a core between IOs count their gaps, not only their IO time. */
