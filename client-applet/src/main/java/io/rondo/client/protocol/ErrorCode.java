@@ -27,7 +27,9 @@ public enum ErrorCode {
     /** The server is shutting down. */
     SHUTTING_DOWN(0x0103),
     /** An operator ended the stream (the admin API), or removed its object. */
-    ENDED_BY_OPERATOR(0x0104);
+    ENDED_BY_OPERATOR(0x0104),
+    /** The server holds its most connections, or its most from the client's address: try again later. */
+    TOO_MANY_CONNECTIONS(0x0105);
 
     private final int code;
 

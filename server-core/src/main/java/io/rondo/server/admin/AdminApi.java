@@ -2,6 +2,7 @@ package io.rondo.server.admin;
 
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.http.ConditionalRequests;
 import io.rondo.server.observe.AdmissionLog;
 import io.rondo.server.observe.DiskWatch;
 import io.rondo.server.observe.EventHub;
@@ -153,8 +154,7 @@ public final class AdminApi {
                 disks.diskNames().stream().map(this::disk).toList()))),
             Route.sync("GET", "/api/v1/disks/{name}", Scope.READ, request -> ApiReply.ok(disk(known(
                 request.variable("name"))))),
-            Route.sync("GET", "/api/v1/policy", Scope.READ, request -> ApiReply.ok(policy.current())
-                .header("ETag", policy.etag())),
+            Route.sync("GET", "/api/v1/policy", Scope.READ, this::policy),
             Route.sync("PATCH", "/api/v1/policy", Scope.ADMIN, this::patchPolicy),
             Route.sync("GET", "/api/v1/admission", Scope.READ, request -> ApiReply.ok(admission())),
             Route.sync("GET", "/api/v1/events", Scope.READ, request -> ApiReply.eventStream(events::attach)));
@@ -257,6 +257,24 @@ public final class AdminApi {
             new DiscreteResponse(responses.count(), none ? null : responses.meanMs(), none ? null : responses.p95Ms(),
                 none ? null : responses.p99Ms(), none ? null : responses.maxMs(), watch.boundNs() / 1_000_000,
                 watch.overBound()));
+    }
+
+    /**
+     * The policy with its ETag; 304 with no body when the request's If-None-Match names the ETag
+     * (RFC 9110 Section 13.1.2): a dashboard polling it costs no body while nothing changed.
+     */
+    private ApiReply policy(ApiRequest request) {
+        PolicyView now;
+        String etag;
+        synchronized (policy) {
+            now = policy.current();
+            etag = policy.etag();
+        }
+        if (ConditionalRequests.noneMatchHolds(request.headers().get("If-None-Match"), etag)) {
+            return new ApiReply(304, null, new LinkedHashMap<>(), new byte[0]).header("ETag", etag)
+                .header("Cache-Control", "no-cache");
+        }
+        return ApiReply.ok(now).header("ETag", etag).header("Cache-Control", "no-cache");
     }
 
     private ApiReply patchPolicy(ApiRequest request) {

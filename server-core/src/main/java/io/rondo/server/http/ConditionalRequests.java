@@ -147,6 +147,15 @@ public final class ConditionalRequests {
         return date != null && date == seconds(target.lastModifiedMs());
     }
 
+    /**
+     * Whether an {@code If-None-Match} list (null when absent) names {@code etag}, by the weak
+     * comparison RFC 9110 Section 13.1.2 asks of it: a GET of a resource with that tag is answered
+     * 304 then.
+     */
+    public static boolean noneMatchHolds(String ifNoneMatch, String etag) {
+        return ifNoneMatch != null && matches(ifNoneMatch, etag, false);
+    }
+
     /** Whether an If-Match or If-None-Match list matches the entity tag, strongly or weakly. */
     static boolean matches(String list, String etag, boolean strong) {
         if (list.trim().equals("*")) {

@@ -23,6 +23,9 @@ import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -209,15 +212,34 @@ final class DiscreteRouter {
     }
 
     /**
-     * A page made here from the catalog, a folder's or an object's info: never cached, since it
-     * changes as the library does. A HEAD gets its length and no body.
+     * A page made here from the catalog, a folder's or an object's info. It changes as the library
+     * does, so a cache must ask before each use ({@code no-cache}); its ETag is a digest of its
+     * bytes, so asking again costs a 304 while the library is unchanged. A HEAD gets its length and
+     * no body.
      */
     private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-            Unpooled.wrappedBuffer(content));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        HttpUtil.setContentLength(response, content.length);
+        String etag = pageTag(content);
+        boolean unchanged = ConditionalRequests.noneMatchHolds(request.headers().get(HttpHeaderNames.IF_NONE_MATCH),
+            etag);
+        FullHttpResponse response = unchanged
+            ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED)
+            : new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(content));
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, ObjectResponse.CACHE_CONTROL);
+        response.headers().set(HttpHeaderNames.ETAG, etag);
+        if (!unchanged) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+            HttpUtil.setContentLength(response, content.length);
+        }
         HttpResponses.send(ctx, request, response, false);
+    }
+
+    /** A strong entity tag of a generated page: the first 128 bits of its bytes' SHA-256. */
+    static String pageTag(byte[] content) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
+            return "\"g" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 }
