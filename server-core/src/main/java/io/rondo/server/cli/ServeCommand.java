@@ -10,8 +10,10 @@ import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
+import io.rondo.server.admin.PolicyFile;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.ConnectionSettings;
+import io.rondo.server.config.DirectMemory;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
@@ -191,7 +193,8 @@ final class ServeCommand implements Callable<Integer> {
                 EventHub events = new EventHub(() -> AdminApi.hello(disks));
                 Observation.bind(metrics, events, disks, streams, settings.responseBoundMs());
                 PolicyControl policy = new PolicyControl(disks, streams.admission(), events, settings.policy(),
-                    settings.responseBoundMs());
+                    settings.responseBoundMs(), new PolicyFile(library.dataFolder().resolve("rondo")
+                        .resolve(PolicyControl.FILE)), DirectMemory.maxBytes());
                 AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
                     Clock.systemUTC());
                 AdminRouter router = api.routes(new AdminRouter());
