@@ -5,10 +5,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -79,21 +82,29 @@ class DirectoryTest {
         assertTrue(taken.getMessage().contains("already exists"), taken.getMessage());
     }
 
+    // As on a Unix file system: a delete never waits for readers; they go on with the file they opened.
     @Test
-    void anObjectBeingReadCannotBeDeletedUntilItsReadersAreDone() throws Exception {
+    void anObjectBeingReadIsDeletedAtOnceAndItsReadersKeepTheFileTheyOpened() throws Exception {
         MediaObject object = put("/clip.txt", 50);
         Path file = store.pathOf(object.placement().files().get(0));
         Directory.Lease reader = directory.open("/clip.txt").orElseThrow();
+        List<MediaObject> unread = new ArrayList<>();
+        directory.whenDeletedAndUnread(unread::add);
 
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> directory.delete("/clip.txt"));
+        try (FileChannel open = FileChannel.open(file)) {
+            directory.delete("/clip.txt");
 
-        assertTrue(refused.getMessage().contains("being read by 1 reader"), refused.getMessage());
-        assertTrue(Files.exists(file));
-        reader.close();
-        reader.close();
-        directory.delete("/clip.txt");
-        assertFalse(Files.exists(file), "its file is gone with it");
-        assertTrue(catalog.byName("/clip.txt").isEmpty());
+            assertFalse(Files.exists(file), "its file is unlinked at once");
+            assertTrue(catalog.byName("/clip.txt").isEmpty(), "its name is gone at once");
+            assertEquals(50, open.read(ByteBuffer.allocate(100), 0), "a reader reads on from the file it opened");
+            assertEquals(List.of(), unread, "a reader still holds it");
+            reader.close();
+            reader.close();
+            assertEquals(List.of(object), unread, "the last reader done, whoever keeps its files open hears of it");
+        }
+        MediaObject unreadNow = put("/other.txt", 10);
+        directory.delete("/other.txt");
+        assertEquals(List.of(object, unreadNow), unread, "an object no one reads is unread at its delete");
     }
 
     /**

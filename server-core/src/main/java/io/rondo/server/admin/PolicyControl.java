@@ -17,6 +17,9 @@ import io.rondo.server.config.DirectMemory;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.runtime.DiskRuntime;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
@@ -49,6 +52,8 @@ public final class PolicyControl {
     private final DiskRuntime disks;
     private final AdmissionController admission;
     private final EventHub events;
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyControl.class);
+
     /** Where a data folder keeps the policy, under its {@code rondo} folder. */
     public static final String FILE = "policy.json";
 
@@ -157,7 +162,8 @@ public final class PolicyControl {
                 file.save(new PolicyFile.State(id, generation + 1, ApiReply.JSON.valueToTree(next)));
             } catch (IllegalStateException e) {
                 apply(before);
-                throw Problem.unprocessable(null, "the change is not made: " + e.getMessage());
+                LOG.warn("the policy change is not made: {}", e.getMessage());
+                throw Problem.internal();
             }
         }
         current = next;

@@ -189,6 +189,7 @@ final class ServeCommand implements Callable<Integer> {
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
                      library.directory(), disks, settings.admissionConfig(), settings.streamSettings(),
                      connections.streamsLimit())) {
+                library.directory().whenDeletedAndUnread(disks::forget);
                 RondoMetrics metrics = new RondoMetrics();
                 EventHub events = new EventHub(() -> AdminApi.hello(disks));
                 Observation.bind(metrics, events, disks, streams, settings.responseBoundMs());
