@@ -16,7 +16,10 @@ public enum ErrorCode {
     FRAME_TOO_LARGE(0x0004),
     /** A well-formed frame that is not legal in the connection's state. */
     UNEXPECTED_FRAME(0x0005),
-    /** The connection ended inside a frame; reported locally, never sent. */
+    /**
+     * A frame ended early: sent by a server whose WebSocket binding got a message that ends inside
+     * its frame; over TCP, the connection ending inside a frame, reported locally only.
+     */
     TRUNCATED_FRAME(0x0006),
     /** The server failed in a way it did not foresee. */
     INTERNAL_ERROR(0x0100),

@@ -234,7 +234,7 @@ public final class DiskExecutor implements Agent {
         return scanListSnapshot;
     }
 
-    /** Reads that failed (device errors, no buffer memory). */
+    /** Reads that failed (device errors, no buffer memory); not the reads of streams that ended before them. */
     public long ioErrors() {
         return ioErrors;
     }
@@ -269,6 +269,8 @@ public final class DiskExecutor implements Agent {
         scheduler.ioCompleted(completedNs);
         if (error == null) {
             task.completion().completed(request, data, buffer, completedNs);
+        } else if (error instanceof StreamEndedException cancelled) {
+            task.completion().failed(request, cancelled, completedNs);
         } else {
             ioErrors++;
             logFailure(task, error, completedNs);
