@@ -146,6 +146,10 @@ public final class Directory {
         if (store.catalog().byName(target).isPresent()) {
             throw new IllegalArgumentException("an object named " + target + " already exists");
         }
+        String clash = ObjectNames.clash(store.catalog(), target);
+        if (clash != null && !target.startsWith(source + "/")) {
+            throw new IllegalArgumentException(clash);
+        }
         MediaObject renamed = object.renamed(target, clock.millis());
         store.catalog().put(renamed);
         return renamed;

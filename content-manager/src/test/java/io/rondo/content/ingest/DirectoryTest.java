@@ -82,6 +82,32 @@ class DirectoryTest {
         assertTrue(taken.getMessage().contains("already exists"), taken.getMessage());
     }
 
+    // A path names one thing: an object and a folder never share a name, whichever comes first.
+    @Test
+    void anObjectAndAFolderNeverShareAName() throws Exception {
+        put("/t", 10);
+        put("/u/a.txt", 10);
+
+        IngestException underObject = assertThrows(IngestException.class, () -> put("/t/a.txt", 10));
+        assertTrue(underObject.getMessage().contains("an object is named /t"), underObject.getMessage());
+        IngestException overFolder = assertThrows(IngestException.class, () -> put("/u", 10));
+        assertTrue(overFolder.getMessage().contains("a folder is named /u/"), overFolder.getMessage());
+        IllegalArgumentException moved = assertThrows(IllegalArgumentException.class,
+            () -> directory.rename("/t", "/u"));
+        assertTrue(moved.getMessage().contains("a folder is named /u/"), moved.getMessage());
+        assertEquals("/t/inside", directory.rename("/t", "/t/inside").name(), "an object may move under its own name");
+    }
+
+    // café in NFD and in NFC is one object, found by either spelling.
+    @Test
+    void aNameDecomposedOrComposedIsOneObject() throws Exception {
+        MediaObject composed = put("/caf\u00e9.txt", 10);
+
+        assertEquals("/caf\u00e9.txt", composed.name());
+        assertThrows(IngestException.class, () -> put("/cafe\u0301.txt", 10), "the same name, spelt apart");
+        assertEquals(composed.id(), directory.open("/cafe\u0301.txt").orElseThrow().object().id());
+    }
+
     // As on a Unix file system: a delete never waits for readers; they go on with the file they opened.
     @Test
     void anObjectBeingReadIsDeletedAtOnceAndItsReadersKeepTheFileTheyOpened() throws Exception {

@@ -184,6 +184,10 @@ public final class ObjectsResource {
         if (library.store().catalog().byName(name).isPresent()) {
             throw taken(name);
         }
+        String clash = ObjectNames.clash(library.store().catalog(), name);
+        if (clash != null) {
+            throw Problem.conflict(clash);
+        }
         if (!uploading.add(name)) {
             throw Problem.conflict(name + " is being uploaded by another request");
         }
@@ -266,6 +270,10 @@ public final class ObjectsResource {
             existing(from);
             if (library.store().catalog().byName(to).isPresent()) {
                 throw taken(to);
+            }
+            String clash = ObjectNames.clash(library.store().catalog(), to);
+            if (clash != null && !to.startsWith(from + "/")) {
+                throw Problem.conflict(clash);
             }
             MediaObject renamed;
             try {
