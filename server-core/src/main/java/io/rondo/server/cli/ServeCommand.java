@@ -209,7 +209,9 @@ final class ServeCommand implements Callable<Integer> {
                     api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
                     out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
                             + "(%s, %s disks)%n",
-                        library.store().catalog().size(), library.store().disks().size(),
+                        library.store().catalog().size()
+                            - library.store().catalog().withPrefix(PlayerFiles.FOLDER).size(),
+                        library.store().disks().size(),
                         library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
                         http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
                         HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");

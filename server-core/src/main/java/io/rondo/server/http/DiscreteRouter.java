@@ -22,6 +22,9 @@ import io.rondo.server.config.DiskSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,7 +36,9 @@ import java.util.Optional;
  * Which answer a request gets. A request the decoder refused gets the status that says why, and
  * the connection closes; only GET and HEAD are served (405 with Allow otherwise); then by path:
  * the player's folder is its page, {@code /player/info/NAME} is an object's {@link MediaInfo}, a
- * path that ends in '/' is a {@link FolderPage}, and any other names an object, answered as its
+ * path that ends in '/' is a {@link FolderPage} (the home page, {@code /}, with a welcome and
+ * without the player's folder), {@code /favicon.ico} is Rondo's icon unless the library has an
+ * object of that name, and any other names an object, answered as its
  * {@link ObjectResponse} says. A folder named without its slash is redirected to it; whatever is
  * not there is 404 with the reason.
  *
@@ -56,6 +61,22 @@ final class DiscreteRouter {
      * for, so a small range of a large object costs a read of that range, not of the object.
      */
     static final long FILL_ANY_PART_UP_TO = DiskSettings.DEFAULT_MAX_READ;
+
+    /** Where browsers look for a site's icon; Rondo's own is answered unless the library has one. */
+    static final String FAVICON = "/favicon.ico";
+    /** Rondo's icon (16 and 32 pixels), as shipped. */
+    private static final byte[] FAVICON_BYTES = shipped("favicon.ico");
+
+    private static byte[] shipped(String file) {
+        try (InputStream in = DiscreteRouter.class.getResourceAsStream(file)) {
+            if (in == null) {
+                throw new IllegalStateException(file + " is missing from Rondo's jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + " from Rondo's jar", e);
+        }
+    }
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
         this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES);
@@ -117,6 +138,10 @@ final class DiscreteRouter {
         }
         if (path.endsWith("/")) {
             folder(ctx, request, path);
+            return null;
+        }
+        if (path.equals(FAVICON) && directory.find(FAVICON).isEmpty()) {
+            page(ctx, request, FAVICON_BYTES, "image/vnd.microsoft.icon");
             return null;
         }
         return object(ctx, request, path, done);
@@ -185,12 +210,16 @@ final class DiscreteRouter {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no such folder", false);
             return;
         }
+        boolean home = folder.equals("/");
         List<Directory.Entry> entries = directory.list(folder);
-        if (entries.isEmpty() && !folder.equals("/")) {
+        if (entries.isEmpty() && !home) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no folder " + folder, false);
             return;
         }
-        page(ctx, request, FolderPage.render(folder, entries).getBytes(StandardCharsets.UTF_8),
+        if (home) {
+            entries = entries.stream().filter(entry -> !entry.name().equals(PlayerFiles.FOLDER)).toList();
+        }
+        page(ctx, request, FolderPage.render(folder, entries, home).getBytes(StandardCharsets.UTF_8),
             "text/html; charset=utf-8");
     }
 
