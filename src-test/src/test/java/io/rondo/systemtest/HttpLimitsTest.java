@@ -60,6 +60,14 @@ class HttpLimitsTest {
             .until(() -> rondo.httpLimit.open() == 0 && rondo.streamLimit.open() == 0);
     }
 
+    /**
+     * Waits until the HTTP port holds {@code connections}: the kernel completes a connection before
+     * the server takes it, and connections are taken by several event loops, in no set order.
+     */
+    private static void awaitOpen(int connections) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> rondo.httpLimit.open() == connections);
+    }
+
     private static Socket connect(String from, int port) throws IOException {
         Socket socket = new Socket();
         socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
@@ -84,6 +92,7 @@ class HttpLimitsTest {
         int port = rondo.httpPort();
         try (Socket first = connect("127.0.0.1", port); Socket second = connect("127.0.0.1", port)) {
             assertTrue(second.isConnected());
+            awaitOpen(2);
             RawHttpTest.Response perAddress;
             try (Socket third = connect("127.0.0.1", port)) {
                 perAddress = RawHttpTest.read(third.getInputStream(), false);
@@ -96,6 +105,7 @@ class HttpLimitsTest {
                 .contains("http.maxConnectionsPerAddress"), "the refusal names the limit");
 
             try (Socket other = connect("127.0.0.2", port)) {
+                awaitOpen(3);
                 RawHttpTest.Response whole;
                 try (Socket past = connect("127.0.0.2", port)) {
                     whole = RawHttpTest.read(past.getInputStream(), false);
@@ -120,6 +130,7 @@ class HttpLimitsTest {
     @Test
     void theStreamPortRefusesAConnectionPastItsLimitWithAnErrorFrame() throws Exception {
         try (Socket first = connect("127.0.0.1", rondo.streamPort())) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> rondo.streamLimit.open() == 1);
             byte[] refusal;
             try (Socket second = connect("127.0.0.1", rondo.streamPort())) {
                 refusal = second.getInputStream().readAllBytes();
