@@ -144,8 +144,10 @@ public final class AdminApi {
             Route.sync("GET", "/metrics", metricsPublic ? Scope.PUBLIC : Scope.READ, this::metrics),
             Route.sync("GET", "/admin", Scope.PUBLIC, request -> ApiReply.bytes(301, null, new byte[0])
                 .header("Location", "/admin/")),
-            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"))),
-            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml")),
+            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"),
+                request.headers().get("If-None-Match"))),
+            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml",
+                request.headers().get("If-None-Match"))),
             Route.sync("GET", "/api/v1/info", Scope.READ, request -> ApiReply.ok(info())),
             Route.of("GET", "/api/v1/streams", Scope.READ, this::streamPage),
             Route.of("GET", "/api/v1/streams/{id}", Scope.READ, this::stream),
@@ -293,8 +295,12 @@ public final class AdminApi {
             new Decisions(log.accepted(), log.rejected()), log.recent());
     }
 
-    /** A file of the dashboard or the API's description, from the class path. */
-    static ApiReply file(String path) throws IOException {
+    /**
+     * A file of the dashboard or the API's description, from the class path, with an ETag of its
+     * bytes: {@code no-cache}, so a browser asks again before each use and never runs the dashboard
+     * of a Rondo it was upgraded from, and 304 while {@code ifNoneMatch} names the ETag.
+     */
+    static ApiReply file(String path, String ifNoneMatch) throws IOException {
         if (path.endsWith("/") || path.equals("dashboard/")) {
             path = path + "index.html";
         }
@@ -307,7 +313,14 @@ public final class AdminApi {
             if (in == null) {
                 throw Problem.notFound("no file at " + path);
             }
-            return ApiReply.bytes(200, contentType(path), in.readAllBytes()).header("Cache-Control", "no-cache");
+            byte[] bytes = in.readAllBytes();
+            String etag = ConditionalRequests.digestTag(bytes);
+            if (ConditionalRequests.noneMatchHolds(ifNoneMatch, etag)) {
+                return new ApiReply(304, null, new LinkedHashMap<>(), new byte[0]).header("ETag", etag)
+                    .header("Cache-Control", "no-cache");
+            }
+            return ApiReply.bytes(200, contentType(path), bytes).header("Cache-Control", "no-cache")
+                .header("ETag", etag);
         }
     }
 

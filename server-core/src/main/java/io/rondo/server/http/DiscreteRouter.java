@@ -26,9 +26,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -247,7 +244,7 @@ final class DiscreteRouter {
      * no body.
      */
     private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
-        String etag = pageTag(content);
+        String etag = ConditionalRequests.digestTag(content);
         boolean unchanged = ConditionalRequests.noneMatchHolds(request.headers().get(HttpHeaderNames.IF_NONE_MATCH),
             etag);
         FullHttpResponse response = unchanged
@@ -262,13 +259,4 @@ final class DiscreteRouter {
         HttpResponses.send(ctx, request, response, false);
     }
 
-    /** A strong entity tag of a generated page: the first 128 bits of its bytes' SHA-256. */
-    static String pageTag(byte[] content) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
-            return "\"g" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
-    }
 }
