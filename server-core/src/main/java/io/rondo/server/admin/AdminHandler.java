@@ -173,12 +173,14 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * The problem of a request the codec or RFC 9112's rules refused, with the status the HTTP port
-     * gives it: 414 for a long request line, 431 for long headers, the rule's own (400, 501, 505),
-     * and 400 for anything else that is not HTTP/1.1.
+     * gives it: 414 for a long request line, 431 for long headers, the rule's own (501, 505), and
+     * 400 ({@code invalid-request}) for a bad Host and anything else that is not HTTP/1.1.
      */
     static Problem malformed(Throwable cause) {
         if (cause instanceof RefusedRequest refused) {
-            return Problem.malformed(refused.status().code(), refused.getMessage());
+            return refused.status().code() == HttpResponseStatus.BAD_REQUEST.code()
+                ? Problem.invalid(null, refused.getMessage())
+                : Problem.malformed(refused.status().code(), refused.getMessage());
         }
         if (cause instanceof TooLongHttpLineException) {
             return Problem.malformed(414, "the request line is longer than " + HttpSettings.DEFAULT_MAX_REQUEST_LINE

@@ -31,7 +31,7 @@ public final class Problem extends RuntimeException {
 
     /**
      * A request that breaks HTTP/1.1's message rules, answered with the status the rule gives:
-     * 400, 414 (request line), 431 (headers), 501 (a transfer coding), 505 (the version).
+     * 414 (request line), 431 (headers), 501 (a transfer coding), 505 (the version).
      */
     public static Problem malformed(int status, String detail) {
         return new Problem(status, "malformed-request", "Malformed request", detail);
