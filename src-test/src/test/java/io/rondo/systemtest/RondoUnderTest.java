@@ -13,12 +13,14 @@ import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
+import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
@@ -31,6 +33,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -64,9 +67,16 @@ final class RondoUnderTest implements AutoCloseable {
     final byte[] doc;
     final byte[] note;
     final MediaObject docObject;
+    /** The HTTP port's connection limit, with the count of the connections it holds. */
+    final ConnectionLimit httpLimit;
+    /** The stream port's connection limit, with the count of the connections it holds. */
+    final ConnectionLimit streamLimit;
 
     private RondoUnderTest(Library library, DiskRuntime disks, StreamServer streams, HttpServer http, byte[] clip,
-                           byte[] doc, byte[] note, MediaObject docObject) {
+                           byte[] doc, byte[] note, MediaObject docObject, ConnectionLimit httpLimit,
+                           ConnectionLimit streamLimit) {
+        this.httpLimit = httpLimit;
+        this.streamLimit = streamLimit;
         this.library = library;
         this.disks = disks;
         this.streams = streams;
@@ -111,9 +121,25 @@ final class RondoUnderTest implements AutoCloseable {
         return start(temp, docBytes, admission, HttpSettings.defaults(), StreamSettings.defaults(), device);
     }
 
+    /**
+     * Ingests the test library under {@code temp} and serves it holding no more connections on the
+     * HTTP and stream ports than {@code connections} allows.
+     */
+    static RondoUnderTest start(Path temp, int docBytes, ConnectionSettings connections) throws Exception {
+        return start(temp, docBytes, AdmissionConfig.defaults(), HttpSettings.defaults(), StreamSettings.defaults(),
+            Function.identity(), connections.httpLimit(), connections.streamsLimit());
+    }
+
     private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
                                         StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device)
         throws Exception {
+        return start(temp, docBytes, admission, httpSettings, streamSettings, device, ConnectionLimit.unlimited("HTTP"),
+            ConnectionLimit.unlimited("stream"));
+    }
+
+    private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
+                                        StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device,
+                                        ConnectionLimit httpLimit, ConnectionLimit streamLimit) throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
         PlayerFiles.install(library);
@@ -134,12 +160,13 @@ final class RondoUnderTest implements AutoCloseable {
         DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), device);
+        library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            admission, streamSettings);
+            admission, streamSettings, streamLimit);
         disks.start();
         HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams,
-            httpSettings);
-        return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject);
+            httpSettings, null, Clock.systemUTC(), httpLimit);
+        return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject, httpLimit, streamLimit);
     }
 
     /** Ingests a test resource (a path on the classpath) as {@code name} while the server runs. */

@@ -16,7 +16,10 @@ public enum ErrorCode {
     FRAME_TOO_LARGE(0x0004),
     /** A well-formed frame that is not legal in the connection's state. */
     UNEXPECTED_FRAME(0x0005),
-    /** The connection ended inside a frame; reported locally, never sent. */
+    /**
+     * A frame ended early: sent by a server whose WebSocket binding got a message that ends inside
+     * its frame; over TCP, the connection ending inside a frame, reported locally only.
+     */
     TRUNCATED_FRAME(0x0006),
     /** The server failed in a way it did not foresee. */
     INTERNAL_ERROR(0x0100),
@@ -27,7 +30,9 @@ public enum ErrorCode {
     /** The server is shutting down. */
     SHUTTING_DOWN(0x0103),
     /** An operator ended the stream (the admin API), or removed its object. */
-    ENDED_BY_OPERATOR(0x0104);
+    ENDED_BY_OPERATOR(0x0104),
+    /** The server holds its most connections, or its most from the client's address: try again later. */
+    TOO_MANY_CONNECTIONS(0x0105);
 
     private final int code;
 

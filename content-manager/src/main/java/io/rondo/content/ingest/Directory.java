@@ -11,20 +11,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The directory tree: names as paths, folders as their prefixes; listing, renaming and deleting.
- * An object being read holds a {@link Lease}; deleting it meanwhile is refused, so no reader
- * ever finds its bytes gone.
+ * An object being read holds a {@link Lease}. Deleting it never waits for its readers, as on a
+ * Unix file system: the name and the files go at once, and a reader goes on with the files it has
+ * open; once the last lease of a deleted object is closed, the listeners
+ * ({@link #whenDeletedAndUnread}) hear of it, so whoever keeps its files open can close them.
  */
 public final class Directory {
 
     private final ContentStore store;
     private final Clock clock;
     private final Map<Long, AtomicInteger> readers = new ConcurrentHashMap<>();
+    /** Objects deleted while they were read, by id, until their last lease closes. */
+    private final Map<Long, MediaObject> deletedWhileRead = new ConcurrentHashMap<>();
+    private final List<Consumer<MediaObject>> unreadListeners = new CopyOnWriteArrayList<>();
 
     public Directory(ContentStore store, Clock clock) {
         this.store = store;
@@ -78,9 +85,17 @@ public final class Directory {
 
         @Override
         public void close() {
-            if (!closed) {
-                closed = true;
+            if (closed) {
+                return;
+            }
+            closed = true;
+            MediaObject gone;
+            synchronized (readers) {
                 readers.computeIfPresent(id, (key, count) -> count.decrementAndGet() == 0 ? null : count);
+                gone = readers.containsKey(id) ? null : deletedWhileRead.remove(id);
+            }
+            if (gone != null) {
+                unread(gone);
             }
         }
     }
@@ -94,7 +109,25 @@ public final class Directory {
         return store.catalog().byName(normalizedName);
     }
 
-    /** Starts reading an object: it cannot be deleted until the lease is closed. */
+    /**
+     * Calls {@code listener} with each object deleted, once nothing reads it: at the delete when no
+     * lease is open, else when its last lease is closed (on the thread that closes it).
+     */
+    public void whenDeletedAndUnread(Consumer<MediaObject> listener) {
+        unreadListeners.add(listener);
+    }
+
+    private void unread(MediaObject object) {
+        unreadListeners.forEach(listener -> listener.accept(object));
+    }
+
+    /** How many leases of the object with {@code id} are open. */
+    public int readers(long id) {
+        AtomicInteger count = readers.get(id);
+        return count == null ? 0 : count.get();
+    }
+
+    /** Starts reading an object: until the lease is closed, its files stay open for it, deleted or not. */
     public Optional<Lease> open(String name) {
         synchronized (readers) {
             Optional<MediaObject> object = store.catalog().byName(ObjectNames.normalize(name));
@@ -113,38 +146,51 @@ public final class Directory {
         if (store.catalog().byName(target).isPresent()) {
             throw new IllegalArgumentException("an object named " + target + " already exists");
         }
+        String clash = ObjectNames.clash(store.catalog(), target);
+        if (clash != null && !target.startsWith(source + "/")) {
+            throw new IllegalArgumentException(clash);
+        }
         MediaObject renamed = object.renamed(target, clock.millis());
         store.catalog().put(renamed);
         return renamed;
     }
 
     /**
-     * Deletes an object: its catalog entry first, then its files.
+     * Deletes an object at once: its catalog entry first, then its files, whoever reads it. A
+     * reader goes on with the files it has open, as on a Unix file system; the object's listeners
+     * ({@link #whenDeletedAndUnread}) hear of it once no lease of it is open.
      *
-     * @throws IllegalStateException if it is being read
+     * @throws IllegalArgumentException if no object has the name
+     * @throws IOException              if a file could not be removed (the entry is gone already)
      */
     public MediaObject delete(String name) throws IOException {
         String normalized = ObjectNames.normalize(name);
         MediaObject object = store.catalog().byName(normalized)
             .orElseThrow(() -> new IllegalArgumentException("no object is named " + normalized));
+        boolean read;
         synchronized (readers) {
-            AtomicInteger count = readers.get(object.id());
-            if (count != null && count.get() > 0) {
-                throw new IllegalStateException(normalized + " is being read by " + count.get() + " reader"
-                    + (count.get() == 1 ? "" : "s") + "; delete it when they are done");
-            }
             store.catalog().remove(object.id());
+            read = readers.containsKey(object.id());
+            if (read) {
+                deletedWhileRead.put(object.id(), object);
+            }
         }
-        for (StoredFile file : object.placement().files()) {
-            Path path = store.pathOf(file);
-            Files.deleteIfExists(path);
-            Path parent = path.getParent();
-            if (parent.getFileName().toString().equals(Long.toString(object.id()))) {
-                try (var left = Files.list(parent)) {
-                    if (left.findAny().isEmpty()) {
-                        Files.deleteIfExists(parent);
+        try {
+            for (StoredFile file : object.placement().files()) {
+                Path path = store.pathOf(file);
+                Files.deleteIfExists(path);
+                Path parent = path.getParent();
+                if (parent.getFileName().toString().equals(Long.toString(object.id()))) {
+                    try (var left = Files.list(parent)) {
+                        if (left.findAny().isEmpty()) {
+                            Files.deleteIfExists(parent);
+                        }
                     }
                 }
+            }
+        } finally {
+            if (!read) {
+                unread(object);
             }
         }
         return object;

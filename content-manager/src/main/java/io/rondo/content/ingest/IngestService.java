@@ -121,6 +121,10 @@ public final class IngestService {
             throw new IngestException("an object named " + name + " already exists (id " + existing.get().id()
                 + "); remove it first, or ingest under another name with --as");
         }
+        String clash = ObjectNames.clash(catalog, name);
+        if (clash != null) {
+            throw new IngestException(clash + "; ingest under another name with --as");
+        }
         try (StoredMedia media = storedMedia(request, source, name, size, notes)) {
             long id = catalog.nextId();
             long nowMs = clock.millis();

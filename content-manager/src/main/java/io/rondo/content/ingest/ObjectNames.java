@@ -1,11 +1,17 @@
 package io.rondo.content.ingest;
 
+import io.rondo.content.catalog.Catalog;
+
+import java.text.Normalizer;
 import java.util.Locale;
 
 /**
  * Object names: paths in the directory tree, which are also their HTTP paths. A name starts with
  * '/', its segments are non-empty, not {@code .} or {@code ..}, free of control characters and
- * backslashes, and it does not end with '/'. Folders are the prefixes of names.
+ * backslashes, and it does not end with '/'. Folders are the prefixes of names. A name is kept in
+ * Unicode's composed form (NFC), as it is looked up: {@code café} typed with a combining accent
+ * (NFD, as macOS writes file names) and with a precomposed {@code é} is one name, shown alike and
+ * served alike. A name is an object's or a folder's, never both ({@link #clash}).
  */
 public final class ObjectNames {
 
@@ -15,12 +21,17 @@ public final class ObjectNames {
     private ObjectNames() {
     }
 
-    /** The name normalized (a missing leading '/' added, repeated '/' folded), or an error saying why not. */
+    /**
+     * The name normalized (a missing leading '/' added, repeated '/' folded, composed to NFC), or an
+     * error saying why not.
+     */
     public static String normalize(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("an object name must not be empty");
         }
-        String slashed = collapseSlashes(name.startsWith("/") ? name : "/" + name);
+        String composed = Normalizer.isNormalized(name, Normalizer.Form.NFC) ? name
+            : Normalizer.normalize(name, Normalizer.Form.NFC);
+        String slashed = collapseSlashes(composed.startsWith("/") ? composed : "/" + composed);
         if (slashed.length() > MAX_LENGTH) {
             throw new IllegalArgumentException("an object name must be at most " + MAX_LENGTH + " characters, was "
                 + slashed.length());
@@ -65,6 +76,27 @@ public final class ObjectNames {
             }
         }
         return collapsed.toString();
+    }
+
+    /**
+     * Why an object cannot be named {@code name} (normalized) beside the names in {@code catalog}: a
+     * folder has the name ({@code /t/} holds objects, so {@code /t} cannot be one), or an object has
+     * the name of one of its folders ({@code /t} is an object, so {@code /t/a} cannot be); null when
+     * it can. A path names one thing, as on a file system, and a folder's page never hides an object.
+     */
+    public static String clash(Catalog catalog, String name) {
+        for (int slash = name.indexOf('/', 1); slash > 0; slash = name.indexOf('/', slash + 1)) {
+            String folder = name.substring(0, slash);
+            if (catalog.byName(folder).isPresent()) {
+                return "an object is named " + folder + ", so " + name + " cannot be: a name is an object's or a "
+                    + "folder's, not both";
+            }
+        }
+        if (!catalog.page(name + "/", null, 1).isEmpty()) {
+            return "a folder is named " + name + "/, so no object can be named " + name + ": a name is an object's "
+                + "or a folder's, not both";
+        }
+        return null;
     }
 
     /** A folder normalized to start and end with '/': {@code /videos/}. */

@@ -5,10 +5,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -79,21 +82,55 @@ class DirectoryTest {
         assertTrue(taken.getMessage().contains("already exists"), taken.getMessage());
     }
 
+    // A path names one thing: an object and a folder never share a name, whichever comes first.
     @Test
-    void anObjectBeingReadCannotBeDeletedUntilItsReadersAreDone() throws Exception {
+    void anObjectAndAFolderNeverShareAName() throws Exception {
+        put("/t", 10);
+        put("/u/a.txt", 10);
+
+        IngestException underObject = assertThrows(IngestException.class, () -> put("/t/a.txt", 10));
+        assertTrue(underObject.getMessage().contains("an object is named /t"), underObject.getMessage());
+        IngestException overFolder = assertThrows(IngestException.class, () -> put("/u", 10));
+        assertTrue(overFolder.getMessage().contains("a folder is named /u/"), overFolder.getMessage());
+        IllegalArgumentException moved = assertThrows(IllegalArgumentException.class,
+            () -> directory.rename("/t", "/u"));
+        assertTrue(moved.getMessage().contains("a folder is named /u/"), moved.getMessage());
+        assertEquals("/t/inside", directory.rename("/t", "/t/inside").name(), "an object may move under its own name");
+    }
+
+    // café in NFD and in NFC is one object, found by either spelling.
+    @Test
+    void aNameDecomposedOrComposedIsOneObject() throws Exception {
+        MediaObject composed = put("/caf\u00e9.txt", 10);
+
+        assertEquals("/caf\u00e9.txt", composed.name());
+        assertThrows(IngestException.class, () -> put("/cafe\u0301.txt", 10), "the same name, spelt apart");
+        assertEquals(composed.id(), directory.open("/cafe\u0301.txt").orElseThrow().object().id());
+    }
+
+    // As on a Unix file system: a delete never waits for readers; they go on with the file they opened.
+    @Test
+    void anObjectBeingReadIsDeletedAtOnceAndItsReadersKeepTheFileTheyOpened() throws Exception {
         MediaObject object = put("/clip.txt", 50);
         Path file = store.pathOf(object.placement().files().get(0));
         Directory.Lease reader = directory.open("/clip.txt").orElseThrow();
+        List<MediaObject> unread = new ArrayList<>();
+        directory.whenDeletedAndUnread(unread::add);
 
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> directory.delete("/clip.txt"));
+        try (FileChannel open = FileChannel.open(file)) {
+            directory.delete("/clip.txt");
 
-        assertTrue(refused.getMessage().contains("being read by 1 reader"), refused.getMessage());
-        assertTrue(Files.exists(file));
-        reader.close();
-        reader.close();
-        directory.delete("/clip.txt");
-        assertFalse(Files.exists(file), "its file is gone with it");
-        assertTrue(catalog.byName("/clip.txt").isEmpty());
+            assertFalse(Files.exists(file), "its file is unlinked at once");
+            assertTrue(catalog.byName("/clip.txt").isEmpty(), "its name is gone at once");
+            assertEquals(50, open.read(ByteBuffer.allocate(100), 0), "a reader reads on from the file it opened");
+            assertEquals(List.of(), unread, "a reader still holds it");
+            reader.close();
+            reader.close();
+            assertEquals(List.of(object), unread, "the last reader done, whoever keeps its files open hears of it");
+        }
+        MediaObject unreadNow = put("/other.txt", 10);
+        directory.delete("/other.txt");
+        assertEquals(List.of(object, unreadNow), unread, "an object no one reads is unread at its delete");
     }
 
     /**

@@ -19,6 +19,17 @@ class ObjectNamesTest {
         assertSame(already, ObjectNames.normalize(already), "a normal name is taken as it is");
     }
 
+    // café typed with a combining accent (NFD, as macOS names files) and precomposed (NFC) is one name.
+    @Test
+    void aNameIsKeptAndLookedUpInComposedForm() {
+        String composed = "/caf\u00e9.txt";
+        String decomposed = "/cafe\u0301.txt";
+
+        assertEquals(composed, ObjectNames.normalize(decomposed));
+        assertEquals(composed, ObjectNames.normalize(composed));
+        assertEquals("/caf\u00e9/", ObjectNames.folder("/cafe\u0301/"));
+    }
+
     @Test
     void dotsAreRefusedOnlyAsWholeSegments() {
         for (String climbing : new String[] {"/..", "/.", "/a/../b", "/a/./b", "/a/..", "../a", "/a//../b"}) {

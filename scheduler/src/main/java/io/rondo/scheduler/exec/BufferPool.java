@@ -151,15 +151,16 @@ public final class BufferPool {
     /**
      * One of a stream's two buffers, for a fragment of {@code bytes}.
      *
-     * @throws IllegalStateException if the stream has no reservation, already holds two buffers, or
-     *                               the fragment is larger than it reserved for
+     * @throws StreamEndedException  if the stream has no reservation (it ended: the read is cancelled)
+     * @throws IllegalStateException if the stream already holds two buffers, or the fragment is
+     *                               larger than it reserved for
      */
     public PooledBuffer acquireForStream(long streamId, int bytes) {
         int sizeClass = sizeClass(bytes);
         synchronized (this) {
             StreamAccount account = streams.get(streamId);
             if (account == null || account.closed) {
-                throw new IllegalStateException("stream " + streamId + " has no buffer reservation");
+                throw new StreamEndedException(streamId);
             }
             if (account.held >= 2) {
                 throw new IllegalStateException("stream " + streamId + " already holds both of its buffers");

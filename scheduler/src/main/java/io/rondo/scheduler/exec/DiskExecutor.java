@@ -239,7 +239,7 @@ public final class DiskExecutor implements Agent {
         return scanListSnapshot;
     }
 
-    /** Reads that failed (device errors, no buffer memory). */
+    /** Reads that failed (device errors, no buffer memory); not the reads of streams that ended before them. */
     public long ioErrors() {
         return ioErrors;
     }
@@ -274,6 +274,8 @@ public final class DiskExecutor implements Agent {
         scheduler.ioCompleted(completedNs);
         if (error == null) {
             task.completion().completed(request, data, buffer, completedNs);
+        } else if (error instanceof StreamEndedException cancelled) {
+            task.completion().failed(request, cancelled, completedNs);
         } else {
             ioErrors++;
             logFailure(task, error, completedNs);

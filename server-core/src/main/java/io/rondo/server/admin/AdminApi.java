@@ -2,6 +2,7 @@ package io.rondo.server.admin;
 
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.http.ConditionalRequests;
 import io.rondo.server.observe.AdmissionLog;
 import io.rondo.server.observe.DiskWatch;
 import io.rondo.server.observe.EventHub;
@@ -144,8 +145,10 @@ public final class AdminApi {
             Route.sync("GET", "/metrics", metricsPublic ? Scope.PUBLIC : Scope.READ, this::metrics),
             Route.sync("GET", "/admin", Scope.PUBLIC, request -> ApiReply.bytes(301, null, new byte[0])
                 .header("Location", "/admin/")),
-            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"))),
-            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml")),
+            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"),
+                request.headers().get("If-None-Match"))),
+            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml",
+                request.headers().get("If-None-Match"))),
             Route.sync("GET", "/api/v1/info", Scope.READ, request -> ApiReply.ok(info())),
             Route.of("GET", "/api/v1/streams", Scope.READ, this::streamPage),
             Route.of("GET", "/api/v1/streams/{id}", Scope.READ, this::stream),
@@ -154,8 +157,7 @@ public final class AdminApi {
                 disks.diskNames().stream().map(this::disk).toList()))),
             Route.sync("GET", "/api/v1/disks/{name}", Scope.READ, request -> ApiReply.ok(disk(known(
                 request.variable("name"))))),
-            Route.sync("GET", "/api/v1/policy", Scope.READ, request -> ApiReply.ok(policy.current())
-                .header("ETag", policy.etag())),
+            Route.sync("GET", "/api/v1/policy", Scope.READ, this::policy),
             Route.sync("PATCH", "/api/v1/policy", Scope.ADMIN, this::patchPolicy),
             Route.sync("GET", "/api/v1/admission", Scope.READ, request -> ApiReply.ok(admission())),
             Route.sync("GET", "/api/v1/events", Scope.READ, request -> ApiReply.eventStream(events::attach)));
@@ -261,6 +263,24 @@ public final class AdminApi {
                 watch.overBound()));
     }
 
+    /**
+     * The policy with its ETag; 304 with no body when the request's If-None-Match names the ETag
+     * (RFC 9110 Section 13.1.2): a dashboard polling it costs no body while nothing changed.
+     */
+    private ApiReply policy(ApiRequest request) {
+        PolicyView now;
+        String etag;
+        synchronized (policy) {
+            now = policy.current();
+            etag = policy.etag();
+        }
+        if (ConditionalRequests.noneMatchHolds(request.headers().get("If-None-Match"), etag)) {
+            return new ApiReply(304, null, new LinkedHashMap<>(), new byte[0]).header("ETag", etag)
+                .header("Cache-Control", "no-cache");
+        }
+        return ApiReply.ok(now).header("ETag", etag).header("Cache-Control", "no-cache");
+    }
+
     private ApiReply patchPolicy(ApiRequest request) {
         String type = request.headers().get("Content-Type");
         if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/merge-patch+json")) {
@@ -277,8 +297,12 @@ public final class AdminApi {
             new Decisions(log.accepted(), log.rejected()), log.recent());
     }
 
-    /** A file of the dashboard or the API's description, from the class path. */
-    static ApiReply file(String path) throws IOException {
+    /**
+     * A file of the dashboard or the API's description, from the class path, with an ETag of its
+     * bytes: {@code no-cache}, so a browser asks again before each use and never runs the dashboard
+     * of a Rondo it was upgraded from, and 304 while {@code ifNoneMatch} names the ETag.
+     */
+    static ApiReply file(String path, String ifNoneMatch) throws IOException {
         if (path.endsWith("/") || path.equals("dashboard/")) {
             path = path + "index.html";
         }
@@ -291,7 +315,14 @@ public final class AdminApi {
             if (in == null) {
                 throw Problem.notFound("no file at " + path);
             }
-            return ApiReply.bytes(200, contentType(path), in.readAllBytes()).header("Cache-Control", "no-cache");
+            byte[] bytes = in.readAllBytes();
+            String etag = ConditionalRequests.digestTag(bytes);
+            if (ConditionalRequests.noneMatchHolds(ifNoneMatch, etag)) {
+                return new ApiReply(304, null, new LinkedHashMap<>(), new byte[0]).header("ETag", etag)
+                    .header("Cache-Control", "no-cache");
+            }
+            return ApiReply.bytes(200, contentType(path), bytes).header("Cache-Control", "no-cache")
+                .header("ETag", etag);
         }
     }
 

@@ -18,8 +18,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.rondo.server.config.HttpSettings;
+import io.rondo.server.http.RefusedRequest;
 import io.rondo.server.observe.RondoMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,8 +123,7 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
         uploaded = 0;
         if (head.decoderResult().isFailure()) {
             keepAlive = false;
-            refuse(ctx, Problem.invalid(null, "the request is not valid HTTP/1.1: "
-                + head.decoderResult().cause().getMessage()));
+            refuse(ctx, malformed(head.decoderResult().cause()));
             return;
         }
         try {
@@ -166,6 +169,28 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             LOG.warn("admin: {} {} failed", head.method(), head.uri(), e);
             refuse(ctx, Problem.internal());
         }
+    }
+
+    /**
+     * The problem of a request the codec or RFC 9112's rules refused, with the status the HTTP port
+     * gives it: 414 for a long request line, 431 for long headers, the rule's own (501, 505), and
+     * 400 ({@code invalid-request}) for a bad Host and anything else that is not HTTP/1.1.
+     */
+    static Problem malformed(Throwable cause) {
+        if (cause instanceof RefusedRequest refused) {
+            return refused.status().code() == HttpResponseStatus.BAD_REQUEST.code()
+                ? Problem.invalid(null, refused.getMessage())
+                : Problem.malformed(refused.status().code(), refused.getMessage());
+        }
+        if (cause instanceof TooLongHttpLineException) {
+            return Problem.malformed(414, "the request line is longer than " + HttpSettings.DEFAULT_MAX_REQUEST_LINE
+                + " bytes");
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return Problem.malformed(431, "the headers are longer than " + HttpSettings.DEFAULT_MAX_HEADERS
+                + " bytes");
+        }
+        return Problem.invalid(null, "the request is not valid HTTP/1.1: " + cause.getMessage());
     }
 
     private void content(ChannelHandlerContext ctx, HttpContent content) {
@@ -305,7 +330,9 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
         }
         reply.headers().forEach((name, value) -> response.headers().set(name, value));
-        HttpUtil.setContentLength(response, reply.body().length);
+        if (reply.status() != HttpResponseStatus.NOT_MODIFIED.code()) {
+            HttpUtil.setContentLength(response, reply.body().length);
+        }
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             ctx.writeAndFlush(response).addListener(written -> closeAfterAnswer(ctx));

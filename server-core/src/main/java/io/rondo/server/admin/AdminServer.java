@@ -9,12 +9,19 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.rondo.server.config.HttpSettings;
+import io.rondo.server.http.DateHeaderHandler;
+import io.rondo.server.http.HeaderTimeoutHandler;
+import io.rondo.server.http.RequestConformanceHandler;
+import io.rondo.server.http.ServiceUnavailable;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.Transport;
 
 import javax.net.ssl.SSLException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,6 +34,9 @@ public final class AdminServer implements AutoCloseable {
 
     /** How long a connection may sit idle between requests; an event stream keeps itself alive. */
     private static final int IDLE_SECONDS = 60;
+
+    /** The longest piece of a body the codec hands on at once. */
+    private static final int MAX_CHUNK = 65536;
 
     private final EventLoopGroup group;
     private final Channel channel;
@@ -52,6 +62,22 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(InetSocketAddress address, AdminRouter router, AdminTokens tokens,
                                     RondoMetrics metrics, long maxUploadBytes, Path certificate, Path key)
         throws InterruptedException {
+        return start(address, router, tokens, metrics, maxUploadBytes, certificate, key,
+            HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, Clock.systemUTC(), ConnectionLimit.unlimited("admin"));
+    }
+
+    /**
+     * Binds the admin port as {@link #start(InetSocketAddress, AdminRouter, AdminTokens, RondoMetrics, long,
+     * Path, Path)}, with the HTTP port's strictness: RFC 9112's message rules, a deadline of
+     * {@code headerTimeoutMs} for each request's head to arrive ({@code http.headerTimeout}; an upload's body
+     * may take longer), answers
+     * dated by {@code clock}, and no more connections than {@code limit} allows (a 503 past it).
+     */
+    public static AdminServer start(InetSocketAddress address, AdminRouter router, AdminTokens tokens,
+                                    RondoMetrics metrics, long maxUploadBytes, Path certificate, Path key,
+                                    long headerTimeoutMs, Clock clock, ConnectionLimit limit)
+        throws InterruptedException {
+        DateHeaderHandler dates = new DateHeaderHandler(clock);
         SslContext ssl = null;
         if (certificate != null) {
             try {
@@ -69,11 +95,26 @@ public final class AdminServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel socket) {
+                        String refused = limit.admit(socket);
+                        if (refused != null && context == null) {
+                            ConnectionLimit.refuse(socket, ServiceUnavailable.response(dates, refused));
+                            return;
+                        }
+                        if (refused != null) {
+                            socket.close();
+                            return;
+                        }
                         if (context != null) {
                             socket.pipeline().addLast(context.newHandler(socket.alloc()));
                         }
+                        HeaderTimeoutHandler headerTimeout = new HeaderTimeoutHandler(headerTimeoutMs, true);
                         socket.pipeline()
-                            .addLast(new HttpServerCodec(8192, 16384, 65536))
+                            .addLast(headerTimeout)
+                            .addLast(new HttpServerCodec(HttpSettings.DEFAULT_MAX_REQUEST_LINE,
+                                HttpSettings.DEFAULT_MAX_HEADERS, MAX_CHUNK))
+                            .addLast(dates)
+                            .addLast(headerTimeout.afterCodec())
+                            .addLast(new RequestConformanceHandler())
                             .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
                             .addLast(new AdminHandler(router, tokens, metrics, maxUploadBytes));
                     }

@@ -65,9 +65,6 @@ public final class ObjectsResource {
 
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 500;
-    /** How long a forced delete waits for the object's readers to let go once their streams are ended. */
-    private static final long FORCE_WAIT_NS = 5_000_000_000L;
-    private static final long RETRY_MS = 10;
     private static final long IDLE_SECONDS = 30;
 
     /**
@@ -188,6 +185,10 @@ public final class ObjectsResource {
         if (library.store().catalog().byName(name).isPresent()) {
             throw taken(name);
         }
+        String clash = ObjectNames.clash(library.store().catalog(), name);
+        if (clash != null) {
+            throw Problem.conflict(clash);
+        }
         if (!uploading.add(name)) {
             throw Problem.conflict(name + " is being uploaded by another request");
         }
@@ -220,6 +221,11 @@ public final class ObjectsResource {
         return reply;
     }
 
+    /**
+     * Deletes an object at once, as on a Unix file system: its name and files go now, and whoever
+     * reads it (a stream, a download) goes on with the files it has open, to its end; with
+     * {@code force=true} its streams are ended first (ENDED_BY_OPERATOR).
+     */
     private CompletableFuture<ApiReply> delete(ApiRequest request) {
         String name = nameOf(request);
         boolean force = request.flag("force");
@@ -227,51 +233,24 @@ public final class ObjectsResource {
             throw reserved("name", name);
         }
         long id = existing(name).id();
-        int reading = streams.streamsOf(id);
-        if (reading > 0 && !force) {
-            throw inUse(reading, reading + " stream" + (reading == 1 ? " reads " : "s read ") + name
-                + "; force=true ends them");
-        }
-        if (reading > 0) {
-            LOG.info("admin {}: ending {} stream{} of {} to delete it", request.remote(), reading,
-                reading == 1 ? "" : "s", name);
-        }
-        long deadlineNs = System.nanoTime() + FORCE_WAIT_NS;
-        return deleteWhenUnread(name, id, force, deadlineNs, changeThread).thenApply(reply -> {
-            LOG.info("admin {}: deleted {}", request.remote(), name);
-            return reply;
-        });
-    }
-
-    /** Deletes the object once nothing reads it; a forced delete ends its streams and waits for their leases. */
-    private CompletableFuture<ApiReply> deleteWhenUnread(String name, long id, boolean force, long deadlineNs,
-                                                         Executor executor) {
-        return CompletableFuture.supplyAsync(() -> deleted(name, id, force, deadlineNs), executor)
-            .thenCompose(deleted -> deleted ? CompletableFuture.completedFuture(ApiReply.noContent())
-                : deleteWhenUnread(name, id, force, deadlineNs,
-                    CompletableFuture.delayedExecutor(RETRY_MS, TimeUnit.MILLISECONDS, changeThread)));
-    }
-
-    /** True once the object is deleted; false while a forced delete should wait for its readers. */
-    private boolean deleted(String name, long id, boolean force, long deadlineNs) {
-        if (force) {
-            streams.endStreamsOf(id, "an operator removed the object");
-        }
-        try {
-            library.directory().delete(name);
-            return true;
-        } catch (IllegalStateException beingRead) {
-            if (force && System.nanoTime() - deadlineNs < 0) {
-                return false;
+        return CompletableFuture.supplyAsync(() -> {
+            int reading = streams.streamsOf(id);
+            if (force && reading > 0) {
+                LOG.info("admin {}: ending {} stream{} of {} to delete it", request.remote(), reading,
+                    reading == 1 ? "" : "s", name);
+                streams.endStreamsOf(id, "an operator removed the object");
             }
-            throw inUse(streams.streamsOf(id), beingRead.getMessage());
-        } catch (IllegalArgumentException gone) {
-            throw Problem.notFound("no object is named " + name);
-        } catch (IOException e) {
-            LOG.warn("deleted {} from the catalog but not all its files ({}); the next start removes them", name,
-                e.toString());
-            return true;
-        }
+            try {
+                library.directory().delete(name);
+            } catch (IllegalArgumentException gone) {
+                throw Problem.notFound("no object is named " + name);
+            } catch (IOException e) {
+                LOG.warn("deleted {} from the catalog but not all its files ({}); the next start removes them", name,
+                    e.toString());
+            }
+            LOG.info("admin {}: deleted {}", request.remote(), name);
+            return ApiReply.noContent();
+        }, changeThread);
     }
 
     private CompletableFuture<ApiReply> move(ApiRequest request) {
@@ -292,6 +271,10 @@ public final class ObjectsResource {
             existing(from);
             if (library.store().catalog().byName(to).isPresent()) {
                 throw taken(to);
+            }
+            String clash = ObjectNames.clash(library.store().catalog(), to);
+            if (clash != null && !to.startsWith(from + "/")) {
+                throw Problem.conflict(clash);
             }
             MediaObject renamed;
             try {
@@ -392,10 +375,6 @@ public final class ObjectsResource {
     private static Problem taken(String name) {
         return Problem.conflict("an object named " + name + " already exists; delete it first or choose another "
             + "name");
-    }
-
-    private static Problem inUse(int reading, String detail) {
-        return Problem.conflict(detail).with("streams", reading);
     }
 
     private static Problem reserved(String field, String name) {

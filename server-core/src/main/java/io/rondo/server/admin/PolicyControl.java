@@ -1,7 +1,10 @@
 package io.rondo.server.admin;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
@@ -10,8 +13,12 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.ByteSizes;
+import io.rondo.server.config.DirectMemory;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.runtime.DiskRuntime;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.Iterator;
@@ -25,6 +32,13 @@ import java.util.Set;
  * is dropped: a setting the running streams no longer fit applies to new streams, and the answer
  * says how many running streams exceed it. The round length cannot change: every stored fragment
  * was cut to it at ingest.
+ *
+ * <p>With a data folder, a change outlives the server: the policy changed through the API is kept
+ * in {@link #FILE} ({@link PolicyFile}) and is in force again at the next start, over
+ * {@code rondo.yaml}'s values of the same keys (delete the file to go back to them). The ETag is
+ * {@code "p<generation>-<folder id>"}: the generation counts every change and every start and is
+ * kept in the same file, the id is drawn once per data folder, so an ETag never names two
+ * policies, across restarts included.
  */
 public final class PolicyControl {
 
@@ -38,11 +52,39 @@ public final class PolicyControl {
     private final DiskRuntime disks;
     private final AdmissionController admission;
     private final EventHub events;
-    private PolicyView current;
-    private long version = 1;
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyControl.class);
 
+    /** Where a data folder keeps the policy, under its {@code rondo} folder. */
+    public static final String FILE = "policy.json";
+
+    /** The JSON of a patch: one document, each key once. */
+    private static final ObjectReader STRICT_JSON = ApiReply.JSON.readerFor(JsonNode.class)
+        .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+        .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private final PolicyFile file;
+    private final long directMemoryBytes;
+    private final String id;
+    private PolicyView current;
+    private long generation;
+
+    /** The policy of {@code rondo.yaml}'s values, kept in memory only: a restart forgets its changes. */
     public PolicyControl(DiskRuntime disks, AdmissionController admission, EventHub events, String schedulingPolicy,
                          long responseBoundMs) {
+        this(disks, admission, events, schedulingPolicy, responseBoundMs, null, DirectMemory.maxBytes());
+    }
+
+    /**
+     * The policy of {@code rondo.yaml}'s values, or of the last change kept in {@code file} (null: in
+     * memory only), which is then in force from now on; a buffer ceiling above {@code directMemoryBytes}
+     * (the JVM's direct memory, where the buffers live) is refused.
+     *
+     * @throws IllegalStateException if the kept policy cannot be read or applied: the file says why
+     */
+    public PolicyControl(DiskRuntime disks, AdmissionController admission, EventHub events, String schedulingPolicy,
+                         long responseBoundMs, PolicyFile file, long directMemoryBytes) {
+        this.file = file;
+        this.directMemoryBytes = directMemoryBytes;
         this.disks = disks;
         this.admission = admission;
         this.events = events;
@@ -52,6 +94,25 @@ public final class PolicyControl {
             new PolicyView.Discrete(responseBoundMs), new PolicyView.Buffers(config.bufferCeilingBytes()),
             new PolicyView.Network(config.networkLimited() ? config.networkBitsPerSecond() : null));
         disks.responseBoundNs(responseBoundMs * 1_000_000);
+        PolicyFile.State kept = file == null ? PolicyFile.State.fresh() : file.load();
+        if (kept.policy() != null) {
+            ObjectNode merged = ApiReply.JSON.valueToTree(current);
+            merge(merged, kept.policy(), file + ": ");
+            ((ObjectNode) merged.get("scheduler")).put("roundMs", current.scheduler().roundMs());
+            try {
+                PolicyView restored = read(merged);
+                apply(restored);
+                current = restored;
+            } catch (Problem problem) {
+                throw new IllegalStateException(file + ": the policy kept there cannot be applied: "
+                    + problem.getMessage() + "; change it or delete the file", problem);
+            }
+        }
+        this.generation = kept.generation() + 1;
+        this.id = kept.id();
+        if (file != null) {
+            file.save(new PolicyFile.State(id, generation, kept.policy()));
+        }
     }
 
     /** The policy in force. */
@@ -59,9 +120,9 @@ public final class PolicyControl {
         return current;
     }
 
-    /** The policy's entity tag: it changes with every change. */
+    /** The policy's entity tag: it changes with every change and every start, and never names another policy. */
     public synchronized String etag() {
-        return "\"p" + version + "\"";
+        return "\"p" + generation + "-" + id + "\"";
     }
 
     /**
@@ -81,7 +142,7 @@ public final class PolicyControl {
         }
         JsonNode patch;
         try {
-            patch = ApiReply.JSON.readTree(body);
+            patch = STRICT_JSON.readValue(body);
         } catch (JsonProcessingException e) {
             throw Problem.invalid(null, "the body is not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -92,32 +153,47 @@ public final class PolicyControl {
                 + "{\"scheduler\":{\"policy\":\"mixed-gated-scan\"}}");
         }
         ObjectNode merged = ApiReply.JSON.valueToTree(current);
+        merge(merged, patch, "");
+        PolicyView next = read(merged);
+        PolicyView before = current;
+        int exceeding = apply(next);
+        if (file != null) {
+            try {
+                file.save(new PolicyFile.State(id, generation + 1, ApiReply.JSON.valueToTree(next)));
+            } catch (IllegalStateException e) {
+                apply(before);
+                LOG.warn("the policy change is not made: {}", e.getMessage());
+                throw Problem.internal();
+            }
+        }
+        current = next;
+        generation++;
+        events.publish("policy", next);
+        return new PolicyView.Change(next, "next-round", exceeding);
+    }
+
+    /** Merges {@code patch} into {@code merged}, refusing a section or key the policy does not have. */
+    private static void merge(ObjectNode merged, JsonNode patch, String where) {
         for (Iterator<Map.Entry<String, JsonNode>> sections = patch.fields(); sections.hasNext(); ) {
             Map.Entry<String, JsonNode> section = sections.next();
             Set<String> keys = KEYS.get(section.getKey());
             if (keys == null) {
-                throw Problem.invalid(section.getKey(), "the policy has no section '" + section.getKey() + "'; it has "
-                    + KEYS.keySet().stream().sorted().toList());
+                throw Problem.invalid(section.getKey(), where + "the policy has no section '" + section.getKey()
+                    + "'; it has " + KEYS.keySet().stream().sorted().toList());
             }
             if (!section.getValue().isObject()) {
-                throw Problem.invalid(section.getKey(), section.getKey() + " is an object of keys "
+                throw Problem.invalid(section.getKey(), where + section.getKey() + " is an object of keys "
                     + keys.stream().sorted().toList());
             }
             for (Iterator<Map.Entry<String, JsonNode>> fields = section.getValue().fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 if (!keys.contains(field.getKey())) {
-                    throw Problem.invalid(section.getKey() + "." + field.getKey(), section.getKey() + " has no key '"
-                        + field.getKey() + "'; it has " + keys.stream().sorted().toList());
+                    throw Problem.invalid(section.getKey() + "." + field.getKey(), where + section.getKey()
+                        + " has no key '" + field.getKey() + "'; it has " + keys.stream().sorted().toList());
                 }
                 ((ObjectNode) merged.get(section.getKey())).set(field.getKey(), field.getValue());
             }
         }
-        PolicyView next = read(merged);
-        int exceeding = apply(next);
-        current = next;
-        version++;
-        events.publish("policy", next);
-        return new PolicyView.Change(next, "next-round", exceeding);
     }
 
     /** The merged document as a policy, every value checked. */
@@ -151,6 +227,12 @@ public final class PolicyControl {
                 + "milliseconds from 1 to 3600000, was " + bound);
         }
         long ceiling = bytes(merged.get("buffers").get("ceilingBytes"));
+        if (ceiling > directMemoryBytes) {
+            throw Problem.unprocessable("buffers.ceilingBytes", "buffers.ceilingBytes " + ByteSizes.format(ceiling)
+                + " is more than the " + ByteSizes.format(directMemoryBytes) + " of direct memory this JVM may "
+                + "use, where the buffers live: admission would admit streams whose buffers cannot be had. Give "
+                + "the JVM more (RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=...) or ask for less");
+        }
         Long network = bits(merged.get("network").get("capacityBitsPerSecond"));
         return new PolicyView(new PolicyView.Scheduler(scheduling, current.scheduler().roundMs()),
             new PolicyView.Admission(admissionPolicy.label(), reserve.asDouble()),

@@ -29,6 +29,14 @@ public final class Problem extends RuntimeException {
         return field == null ? problem : problem.with("field", field);
     }
 
+    /**
+     * A request that breaks HTTP/1.1's message rules, answered with the status the rule gives:
+     * 414 (request line), 431 (headers), 501 (a transfer coding), 505 (the version).
+     */
+    public static Problem malformed(int status, String detail) {
+        return new Problem(status, "malformed-request", "Malformed request", detail);
+    }
+
     /** 401: no token, or one Rondo does not know. */
     public static Problem unauthorized(String detail, boolean tokenGiven) {
         return new Problem(401, "unauthorized", "Unauthorized", detail).header("WWW-Authenticate",

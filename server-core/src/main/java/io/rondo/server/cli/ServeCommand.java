@@ -11,7 +11,10 @@ import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
+import io.rondo.server.admin.PolicyFile;
 import io.rondo.server.config.AdminSettings;
+import io.rondo.server.config.ConnectionSettings;
+import io.rondo.server.config.DirectMemory;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
@@ -171,6 +174,10 @@ final class ServeCommand implements Callable<Integer> {
             if (!player.isEmpty()) {
                 out.println("installed the web player under " + PlayerFiles.FOLDER + " (" + player.size() + " files)");
             }
+            ConnectionSettings connections = settings.connectionSettings();
+            long descriptors = ConnectionSettings.maxDescriptors();
+            out.println(connections.describe(descriptors));
+            connections.warnings(descriptors).forEach(warning -> out.println("WARNING: " + warning));
             AdminSettings admin = settings.adminSettings();
             AdminTokens tokens = AdminTokens.load(
                 admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
@@ -181,24 +188,31 @@ final class ServeCommand implements Callable<Integer> {
                      settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
                      Function.identity(), settings.diskSettings());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
-                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings())) {
+                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings(),
+                     connections.streamsLimit())) {
+                library.directory().whenDeletedAndUnread(disks::forget);
                 RondoMetrics metrics = new RondoMetrics();
                 EventHub events = new EventHub(() -> AdminApi.hello(disks));
                 Observation.bind(metrics, events, disks, streams, settings.responseBoundMs());
                 PolicyControl policy = new PolicyControl(disks, streams.admission(), events, settings.policy(),
-                    settings.responseBoundMs());
+                    settings.responseBoundMs(), new PolicyFile(library.dataFolder().resolve("rondo")
+                        .resolve(PolicyControl.FILE)), DirectMemory.maxBytes());
                 AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
                     Clock.systemUTC());
                 AdminRouter router = api.routes(new AdminRouter());
                 new ObjectsResource(library, streams, admin.maxUploadBytes()).routes(router);
                 try (AdminServer adminServer = AdminServer.start(new InetSocketAddress(admin.address(), adminPort),
-                         router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey());
+                         router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey(),
+                         settings.httpSettings().headerTimeoutMs(), Clock.systemUTC(), connections.adminLimit());
                      HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                         disks.start(), streams, settings.httpSettings(), metrics)) {
+                         disks.start(), streams, settings.httpSettings(), metrics, Clock.systemUTC(),
+                         connections.httpLimit())) {
                     api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
                     out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
                             + "(%s, %s disks)%n",
-                        library.store().catalog().size(), library.store().disks().size(),
+                        library.store().catalog().size()
+                            - library.store().catalog().withPrefix(PlayerFiles.FOLDER).size(),
+                        library.store().disks().size(),
                         library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
                         http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
                         HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");

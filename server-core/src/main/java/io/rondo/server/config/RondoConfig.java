@@ -82,6 +82,7 @@ public final class RondoConfig {
     private final HttpSettings httpSettings;
     private final StreamSettings streamSettings;
     private final AdminSettings adminSettings;
+    private final ConnectionSettings connectionSettings;
     private final String responseBound;
     private final long responseBoundMs;
 
@@ -139,10 +140,10 @@ public final class RondoConfig {
         }
         this.networkCapacity = network.capacity() == null ? DEFAULT_NETWORK_CAPACITY : network.capacity();
         this.networkBitsPerSecond = BitRates.parse(networkCapacity, where + ": network.capacity");
-        Http http = document.http() == null ? new Http(null, null, null, null, null, null, null, null, null, null)
-            : document.http();
-        Streams streams = document.streams() == null ? new Streams(null, null, null, null, null, null, null, null)
-            : document.streams();
+        Http http = document.http() == null
+            ? new Http(null, null, null, null, null, null, null, null, null, null, null, null) : document.http();
+        Streams streams = document.streams() == null
+            ? new Streams(null, null, null, null, null, null, null, null, null, null) : document.streams();
         try {
             this.diskSettings = new DiskSettings(
                 size(scheduler.maxRead(), "scheduler.maxRead", DiskSettings.DEFAULT_MAX_READ),
@@ -170,7 +171,8 @@ public final class RondoConfig {
                 size(streams.maxClientFrame(), "streams.maxClientFrame", StreamSettings.DEFAULT_MAX_CLIENT_FRAME),
                 orDefault(streams.maxUnansweredSeeks(), StreamSettings.DEFAULT_MAX_UNANSWERED_SEEKS),
                 streams.allowedOrigins() == null ? StreamSettings.DEFAULT_ALLOWED_ORIGINS : streams.allowedOrigins());
-            Admin admin = document.admin() == null ? new Admin(null, null, null, null, null, null) : document.admin();
+            Admin admin = document.admin() == null ? new Admin(null, null, null, null, null, null, null, null)
+                : document.admin();
             Tls tls = admin.tls() == null ? new Tls(null, null) : admin.tls();
             this.adminSettings = new AdminSettings(
                 admin.address() == null ? AdminSettings.DEFAULT_ADDRESS : admin.address(),
@@ -179,6 +181,13 @@ public final class RondoConfig {
                 admin.maxUpload() == null ? AdminSettings.DEFAULT_MAX_UPLOAD
                     : ByteSizes.parse(admin.maxUpload(), "admin.maxUpload"),
                 path(tls.cert()), path(tls.key()));
+            this.connectionSettings = ConnectionSettings.auto(ConnectionSettings.maxDescriptors(),
+                connections(http.maxConnections(), "http.maxConnections"),
+                connections(http.maxConnectionsPerAddress(), "http.maxConnectionsPerAddress"),
+                connections(streams.maxConnections(), "streams.maxConnections"),
+                connections(streams.maxConnectionsPerAddress(), "streams.maxConnectionsPerAddress"),
+                connections(admin.maxConnections(), "admin.maxConnections"),
+                connections(admin.maxConnectionsPerAddress(), "admin.maxConnectionsPerAddress"));
             Discrete discrete = document.discrete() == null ? new Discrete(null) : document.discrete();
             this.responseBound = discrete.responseBound() == null ? AUTO : discrete.responseBound();
             this.responseBoundMs = AUTO.equals(responseBound) ? autoResponseBoundMs(roundMs, discreteReserve)
@@ -223,6 +232,20 @@ public final class RondoConfig {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key + " must be a duration from 1ms to 1 hour, such as 10s or "
                 + "1500ms, was '" + text + "'", e);
+        }
+    }
+
+    /** A connection limit as written: a whole number, or null for {@code auto} (or not written). */
+    private static Integer connections(String text, String key) {
+        if (text == null || text.equals(AUTO)) {
+            return null;
+        }
+        try {
+            int value = Integer.parseInt(text.strip());
+            Settings.positive(value, key);
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a positive whole number or auto, was '" + text + "'", e);
         }
     }
 
@@ -427,6 +450,11 @@ public final class RondoConfig {
         return adminSettings;
     }
 
+    /** Each port's connection limits: {@code maxConnections} and {@code maxConnectionsPerAddress} of each section. */
+    public ConnectionSettings connectionSettings() {
+        return connectionSettings;
+    }
+
     /** {@code discrete.responseBound} as written: {@code auto} or a duration ({@code 1500ms}, {@code 2s}). */
     public String responseBound() {
         return responseBound;
@@ -492,7 +520,7 @@ public final class RondoConfig {
     }
 
     record Admin(String address, String tokenFile, String readTokenFile, Boolean metricsPublic, String maxUpload,
-                 Tls tls) {
+                 Tls tls, String maxConnections, String maxConnectionsPerAddress) {
     }
 
     record Tls(String cert, String key) {
@@ -509,11 +537,13 @@ public final class RondoConfig {
 
     record Http(String maxRequestLine, String maxHeaders, String maxBody, Integer idleTimeoutSeconds,
                 String headerTimeout, Integer maxRanges, String writeBufferLow, String writeBufferHigh,
-                String hotObjectMax, String hotObjectsTotal) {
+                String hotObjectMax, String hotObjectsTotal, String maxConnections,
+                String maxConnectionsPerAddress) {
     }
 
     record Streams(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept, String clientTimeout,
-                   String openTimeout, String maxClientFrame, Integer maxUnansweredSeeks, List<String> allowedOrigins) {
+                   String openTimeout, String maxClientFrame, Integer maxUnansweredSeeks, List<String> allowedOrigins,
+                   String maxConnections, String maxConnectionsPerAddress) {
     }
 
     record Admission(String policy, Double discreteReserve) {

@@ -2,6 +2,8 @@ package io.rondo.server.http;
 
 import io.rondo.server.config.HttpSettings;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -9,6 +11,7 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -145,6 +148,28 @@ public final class ConditionalRequests {
         }
         Long date = date(value);
         return date != null && date == seconds(target.lastModifiedMs());
+    }
+
+    /**
+     * Whether an {@code If-None-Match} list (null when absent) names {@code etag}, by the weak
+     * comparison RFC 9110 Section 13.1.2 asks of it: a GET of a resource with that tag is answered
+     * 304 then.
+     */
+    public static boolean noneMatchHolds(String ifNoneMatch, String etag) {
+        return ifNoneMatch != null && matches(ifNoneMatch, etag, false);
+    }
+
+    /**
+     * A strong entity tag of bytes made or shipped by Rondo (a folder page, the icon, the
+     * dashboard's files): the first 128 bits of their SHA-256, so it changes exactly when they do.
+     */
+    public static String digestTag(byte[] content) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
+            return "\"g" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** Whether an If-Match or If-None-Match list matches the entity tag, strongly or weakly. */

@@ -40,6 +40,8 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final DiscreteRouter router;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private BodyPump transfer;
+    /** Whether a refused request was answered: its answer closes the connection, and nothing after it is. */
+    private boolean ended;
 
     DiscreteHandler(DiscreteRouter router) {
         this.router = router;
@@ -47,6 +49,9 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (ended) {
+            return;
+        }
         waiting.add(request.retain());
         answerWaiting(ctx);
         if (waiting.size() >= MAX_WAITING) {
@@ -67,8 +72,13 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 if (transfer != null) {
                     transfer.pump();
                 }
+                ended = next.decoderResult().isFailure();
             } finally {
                 next.release();
+            }
+            if (ended) {
+                abandonAll();
+                return;
             }
         }
         if (waiting.size() < MAX_WAITING && !ctx.channel().config().isAutoRead() && ctx.channel().isActive()) {

@@ -22,6 +22,9 @@ import io.rondo.server.config.DiskSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +33,9 @@ import java.util.Optional;
  * Which answer a request gets. A request the decoder refused gets the status that says why, and
  * the connection closes; only GET and HEAD are served (405 with Allow otherwise); then by path:
  * the player's folder is its page, {@code /player/info/NAME} is an object's {@link MediaInfo}, a
- * path that ends in '/' is a {@link FolderPage}, and any other names an object, answered as its
+ * path that ends in '/' is a {@link FolderPage} (the home page, {@code /}, with a welcome and
+ * without the player's folder), {@code /favicon.ico} is Rondo's icon unless the library has an
+ * object of that name, and any other names an object, answered as its
  * {@link ObjectResponse} says. A folder named without its slash is redirected to it; whatever is
  * not there is 404 with the reason.
  *
@@ -53,6 +58,22 @@ final class DiscreteRouter {
      * for, so a small range of a large object costs a read of that range, not of the object.
      */
     static final long FILL_ANY_PART_UP_TO = DiskSettings.DEFAULT_MAX_READ;
+
+    /** Where browsers look for a site's icon; Rondo's own is answered unless the library has one. */
+    static final String FAVICON = "/favicon.ico";
+    /** Rondo's icon (16 and 32 pixels), as shipped. */
+    private static final byte[] FAVICON_BYTES = shipped("favicon.ico");
+
+    private static byte[] shipped(String file) {
+        try (InputStream in = DiscreteRouter.class.getResourceAsStream(file)) {
+            if (in == null) {
+                throw new IllegalStateException(file + " is missing from Rondo's jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + " from Rondo's jar", e);
+        }
+    }
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
         this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES);
@@ -114,6 +135,10 @@ final class DiscreteRouter {
         }
         if (path.endsWith("/")) {
             folder(ctx, request, path);
+            return null;
+        }
+        if (path.equals(FAVICON) && directory.find(FAVICON).isEmpty()) {
+            page(ctx, request, FAVICON_BYTES, "image/vnd.microsoft.icon");
             return null;
         }
         return object(ctx, request, path, done);
@@ -182,12 +207,16 @@ final class DiscreteRouter {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no such folder", false);
             return;
         }
+        boolean home = folder.equals("/");
         List<Directory.Entry> entries = directory.list(folder);
-        if (entries.isEmpty() && !folder.equals("/")) {
+        if (entries.isEmpty() && !home) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no folder " + folder, false);
             return;
         }
-        page(ctx, request, FolderPage.render(folder, entries).getBytes(StandardCharsets.UTF_8),
+        if (home) {
+            entries = entries.stream().filter(entry -> !entry.name().equals(PlayerFiles.FOLDER)).toList();
+        }
+        page(ctx, request, FolderPage.render(folder, entries, home).getBytes(StandardCharsets.UTF_8),
             "text/html; charset=utf-8");
     }
 
@@ -209,15 +238,25 @@ final class DiscreteRouter {
     }
 
     /**
-     * A page made here from the catalog, a folder's or an object's info: never cached, since it
-     * changes as the library does. A HEAD gets its length and no body.
+     * A page made here from the catalog, a folder's or an object's info. It changes as the library
+     * does, so a cache must ask before each use ({@code no-cache}); its ETag is a digest of its
+     * bytes, so asking again costs a 304 while the library is unchanged. A HEAD gets its length and
+     * no body.
      */
     private static void page(ChannelHandlerContext ctx, FullHttpRequest request, byte[] content, String type) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-            Unpooled.wrappedBuffer(content));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
-        response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-cache");
-        HttpUtil.setContentLength(response, content.length);
+        String etag = ConditionalRequests.digestTag(content);
+        boolean unchanged = ConditionalRequests.noneMatchHolds(request.headers().get(HttpHeaderNames.IF_NONE_MATCH),
+            etag);
+        FullHttpResponse response = unchanged
+            ? new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED)
+            : new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(content));
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, ObjectResponse.CACHE_CONTROL);
+        response.headers().set(HttpHeaderNames.ETAG, etag);
+        if (!unchanged) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+            HttpUtil.setContentLength(response, content.length);
+        }
         HttpResponses.send(ctx, request, response, false);
     }
+
 }

@@ -11,7 +11,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 
-/** The page a person sees at a folder's path: its sub-folders and objects, with sizes, types and times. */
+/**
+ * The page a person sees at a folder's path: its sub-folders and objects, with sizes, types and
+ * times. The home page, {@code /}, is the library's top folder with a welcome above it: what
+ * Rondo is, where the player is, how to add files. The player's own folder is Rondo's, not the
+ * library's, and is left out of the listing.
+ */
 final class FolderPage {
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm", Locale.ROOT)
@@ -21,6 +26,14 @@ final class FolderPage {
     }
 
     static String render(String folder, List<Directory.Entry> entries) {
+        return render(folder, entries, false);
+    }
+
+    /**
+     * The page of {@code folder}; with {@code welcome} (the home page), a welcome above the listing,
+     * which points to {@code /index.html} when {@code entries} hold one (a library's own front page).
+     */
+    static String render(String folder, List<Directory.Entry> entries, boolean welcome) {
         StringBuilder page = new StringBuilder(2048);
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
             .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
@@ -33,9 +46,24 @@ final class FolderPage {
             .append("a.f{font-size:.8em;color:#666;margin-left:.4rem}td{overflow-wrap:anywhere}\n")
             .append("@media(max-width:40rem){h1{font-size:1.4rem}th:nth-child(4),td:nth-child(4){display:none}")
             .append("th,td{padding:.35rem .3rem}body{margin-top:.8rem}}\n")
-            .append("</style>\n</head>\n<body>\n<h1>").append(breadcrumbs(folder)).append("</h1>\n");
+            .append(".w{background:#f4f7fc;border-radius:.5rem;padding:.2rem 1rem;margin-bottom:1.2rem}\n")
+            .append("</style>\n<link rel=\"icon\" href=\"/favicon.ico\">\n</head>\n<body>\n<h1>")
+            .append(breadcrumbs(folder)).append("</h1>\n");
+        if (welcome) {
+            page.append("<div class=\"w\">\n<p>Welcome to Rondo, a multimedia server. Clips (&#9654;) play in Rondo's ")
+                .append("own <a href=\"/player/\">player</a> as streams read from the disks in rounds, so an admitted ")
+                .append("stream never stalls; documents and pictures open as they are, over HTTP, in the time the ")
+                .append("streams leave.</p>\n");
+            if (entries.stream().anyMatch(entry -> entry.name().equals(INDEX))) {
+                page.append("<p>This library has a front page of its own: <a href=\"").append(INDEX).append("\">")
+                    .append(INDEX.substring(1)).append("</a>.</p>\n");
+            }
+            page.append("<p>Add files with <code>./rondo ingest FILE</code>; see them with <code>./rondo ls</code>.")
+                .append("</p>\n</div>\n");
+        }
         if (entries.isEmpty()) {
-            page.append("<p>This folder is empty. Add files with <code>./rondo ingest FILE</code>.</p>\n");
+            page.append(welcome ? "<p>The library is empty.</p>\n"
+                : "<p>This folder is empty. Add files with <code>./rondo ingest FILE</code>.</p>\n");
         } else {
             page.append("<table>\n<thead><tr><th>Name</th><th>Size</th><th>Type</th><th>Modified (UTC)</th></tr>")
                 .append("</thead>\n<tbody>\n");
@@ -66,6 +94,9 @@ final class FolderPage {
         }
         return page.append("</body>\n</html>\n").toString();
     }
+
+    /** A library's own front page, linked from the welcome when it has one. */
+    static final String INDEX = "/index.html";
 
     private static String breadcrumbs(String folder) {
         StringBuilder crumbs = new StringBuilder("<a href=\"/\">Rondo</a> /");

@@ -2,7 +2,6 @@ package io.rondo.server.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -39,9 +38,10 @@ import java.util.concurrent.TimeUnit;
  * read each, not a timer each. Time is the event loop's ({@code ticker()}), so a test on an
  * embedded channel moves it by hand.
  */
-final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
+public final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
 
     private final long timeoutNs;
+    private final boolean headOnly;
     private final RequestEnd end = new RequestEnd();
     private ChannelHandlerContext ctx;
     /** Whether a request has begun to arrive and not yet ended. */
@@ -51,12 +51,23 @@ final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
     private int unanswered;
     private ScheduledFuture<?> timer;
 
-    HeaderTimeoutHandler(long timeoutMs) {
+    /** A deadline of {@code timeoutMs} for each request to arrive whole. */
+    public HeaderTimeoutHandler(long timeoutMs) {
+        this(timeoutMs, false);
+    }
+
+    /**
+     * A deadline of {@code timeoutMs} for each request's head to arrive, and its body too unless
+     * {@code headOnly}: a port that takes uploads of any size (the admin port) times the head
+     * alone, and leaves a slow body to its idle timeout.
+     */
+    public HeaderTimeoutHandler(long timeoutMs, boolean headOnly) {
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        this.headOnly = headOnly;
     }
 
     /** The half that stands after the codec: it sees requests end and answers go out. */
-    ChannelHandler afterCodec() {
+    public ChannelHandler afterCodec() {
         return end;
     }
 
@@ -79,7 +90,7 @@ final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
 
     private void expired() {
         timer = null;
-        if (!arriving || !ctx.channel().isActive()) {
+        if (!arriving || !ctx.channel().isActive() || LingeringClose.closing(ctx.channel())) {
             return;
         }
         long leftNs = startedNs + timeoutNs - ctx.executor().ticker().nanoTime();
@@ -95,7 +106,7 @@ final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
         FullHttpResponse timeout = HttpResponses.text(HttpResponseStatus.REQUEST_TIMEOUT,
             "the request did not arrive whole in time");
         HttpUtil.setKeepAlive(timeout, false);
-        end.ctx.writeAndFlush(timeout).addListener(ChannelFutureListener.CLOSE);
+        end.ctx.writeAndFlush(timeout).addListener(LingeringClose.AFTER_WRITE);
     }
 
     @Override
@@ -127,7 +138,7 @@ final class HeaderTimeoutHandler extends ChannelInboundHandlerAdapter {
             if (msg instanceof HttpRequest) {
                 unanswered++;
             }
-            if (msg instanceof LastHttpContent) {
+            if (msg instanceof LastHttpContent || headOnly && msg instanceof HttpRequest) {
                 arriving = false;
             }
             ctx.fireChannelRead(msg);

@@ -1,7 +1,9 @@
 package io.rondo.server.http;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * HTTP dates of epoch-millisecond times, remembered in a small direct-mapped table: a hot
@@ -9,6 +11,13 @@ import java.time.format.DateTimeFormatter;
  * one immutable entry, so a race only formats a date twice.
  */
 final class HttpDates {
+
+    /**
+     * RFC 9110's IMF-fixdate ({@code Sun, 06 Nov 1994 08:49:37 GMT}): a two-digit day, which the
+     * JDK's RFC 1123 format does not write.
+     */
+    static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'",
+        Locale.US).withZone(ZoneOffset.UTC);
 
     private static final int SLOT_BITS = 10;
     private static final int SLOTS = 1 << SLOT_BITS;

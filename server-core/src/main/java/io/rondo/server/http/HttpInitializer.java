@@ -5,23 +5,25 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
+import java.time.Clock;
+
 /**
- * Builds the pipeline of one HTTP connection: HTTP/1.1 with its limits, then the
+ * Builds the pipeline of one HTTP connection, if the port has room for it ({@link ConnectionLimit}; a 503
+ * otherwise): HTTP/1.1 with its limits, a Date on every answer, then the
  * {@link DiscreteHandler}. With a stream server, the WebSocket protocol handler joins at the first
  * request for {@link #STREAM_PATH} and watches for the upgrade there, and the stream binding joins
  * only once an upgrade completes ({@link StreamUpgradeHandler}).
@@ -42,13 +44,18 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     private final HttpSettings settings;
     private final RondoMetrics metrics;
     private final Counter sent;
+    private final DateHeaderHandler dates;
+    private final ConnectionLimit limit;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
-        this(directory, disks, streams, hot, HttpSettings.defaults(), null);
+        this(directory, disks, streams, hot, HttpSettings.defaults(), null, Clock.systemUTC(),
+            ConnectionLimit.unlimited("HTTP"));
     }
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot,
-                    HttpSettings settings, RondoMetrics metrics) {
+                    HttpSettings settings, RondoMetrics metrics, Clock clock, ConnectionLimit limit) {
+        this.dates = new DateHeaderHandler(clock);
+        this.limit = limit;
         this.metrics = metrics;
         this.sent = metrics == null ? null : metrics.httpSentBytes();
         this.directory = directory;
@@ -98,19 +105,25 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel channel) {
+        String refused = limit.admit(channel);
+        if (refused != null) {
+            ConnectionLimit.refuse(channel, ServiceUnavailable.response(dates, refused));
+            return;
+        }
         HeaderTimeoutHandler headerTimeout = new HeaderTimeoutHandler(settings.headerTimeoutMs());
         channel.pipeline()
             .addLast(new IdleStateHandler(0, 0, settings.idleTimeoutSeconds()))
             .addLast(headerTimeout)
             .addLast(new HttpServerCodec(settings.maxRequestLineBytes(), settings.maxHeaderBytes(), MAX_CHUNK))
+            .addLast(dates)
             .addLast(headerTimeout.afterCodec());
         if (metrics != null) {
             channel.pipeline().addLast(new HttpMetricsHandler(metrics, sent));
         }
         channel.pipeline()
-            .addLast(new HttpServerKeepAliveHandler())
+            .addLast(new KeepAliveHandler())
             .addLast(new RequestConformanceHandler())
-            .addLast(new HttpObjectAggregator(settings.maxBodyBytes(), true));
+            .addLast(new BodyLimitAggregator(settings.maxBodyBytes()));
         if (streams != null) {
             channel.pipeline().addLast(new StreamPathGate());
         }

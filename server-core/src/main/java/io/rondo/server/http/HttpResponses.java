@@ -2,7 +2,6 @@ package io.rondo.server.http;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -19,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * How every answer ends, whoever wrote it: a HEAD gets the length a GET would have and no body,
  * the connection is kept alive only as the request asked, and closed once the last byte is
- * written otherwise; an error's body is one short line a person can read.
+ * written otherwise ({@link LingeringClose}); an error's body is one short line a person can read.
  */
 final class HttpResponses {
 
@@ -67,7 +66,7 @@ final class HttpResponses {
 
     private static void closeUnlessKeptAlive(ChannelHandlerContext ctx, ChannelFuture last, boolean keepAlive) {
         if (!keepAlive) {
-            last.addListener(ChannelFutureListener.CLOSE);
+            last.addListener(LingeringClose.AFTER_WRITE);
         }
     }
 }

@@ -7,12 +7,14 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelOption;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.Transport;
 import io.rondo.server.stream.StreamServer;
 
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,8 +57,7 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HttpSettings settings) throws InterruptedException {
-        return start(address, directory, disks, streams,
-            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, null);
+        return start(address, directory, disks, streams, settings, null);
     }
 
     /**
@@ -67,8 +68,21 @@ public final class HttpServer implements AutoCloseable {
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HttpSettings settings, RondoMetrics metrics)
         throws InterruptedException {
+        return start(address, directory, disks, streams, settings, metrics, Clock.systemUTC(),
+            ConnectionLimit.unlimited("HTTP"));
+    }
+
+    /**
+     * Binds and starts serving as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer,
+     * HttpSettings, RondoMetrics)}, dating every answer by {@code clock} (the {@code Date} header) and
+     * holding no more connections than {@code limit} allows.
+     */
+    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                   StreamServer streams, HttpSettings settings, RondoMetrics metrics, Clock clock,
+                                   ConnectionLimit limit) throws InterruptedException {
         return start(address, directory, disks, streams,
-            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, metrics);
+            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, metrics, clock,
+            limit);
     }
 
     /**
@@ -77,12 +91,14 @@ public final class HttpServer implements AutoCloseable {
      */
     public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                    StreamServer streams, HotObjects hot) throws InterruptedException {
-        return start(address, directory, disks, streams, hot, HttpSettings.defaults(), null);
+        return start(address, directory, disks, streams, hot, HttpSettings.defaults(), null, Clock.systemUTC(),
+            ConnectionLimit.unlimited("HTTP"));
     }
 
     private static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                     StreamServer streams, HotObjects hot, HttpSettings settings,
-                                    RondoMetrics metrics) throws InterruptedException {
+                                    RondoMetrics metrics, Clock clock, ConnectionLimit limit)
+        throws InterruptedException {
         EventLoopGroup boss = Transport.group(1, "rondo-http-accept");
         EventLoopGroup workers = Transport.group(0, EVENT_LOOP_PREFIX);
         try {
@@ -90,8 +106,8 @@ public final class HttpServer implements AutoCloseable {
                 .channel(Transport.serverChannel())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                     settings.writeBufferLowBytes(), settings.writeBufferHighBytes()))
-                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings, metrics)), address, "",
-                "--port");
+                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings, metrics, clock, limit)),
+                address, "", "--port");
             if (metrics != null) {
                 metrics.bindHttp(hot, workers);
             }

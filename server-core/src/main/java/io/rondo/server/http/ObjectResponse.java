@@ -18,8 +18,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.rondo.content.model.MediaObject;
 
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -30,21 +28,21 @@ import java.util.concurrent.ThreadLocalRandom;
  * preconditions and ranges ({@link ConditionalRequests}) against the object's validators give the
  * status, and the status gives the headers and the {@link Body} to send.
  *
- * <p>Every answer carries the validators (ETag, Last-Modified, Accept-Ranges). A 304, 412 or 416
+ * <p>Every answer carries the validators (ETag, Last-Modified, Accept-Ranges) and
+ * {@code Cache-Control: no-cache} ({@link #CACHE_CONTROL}). A 304, 412 or 416
  * is whole in its head, a {@link FullHttpResponse} with no object bytes; a 200 or 206 has a head
  * with the Content-Length of its body, and the body is one range, or several as
  * multipart/byteranges with a boundary of its own.
  */
 final class ObjectResponse {
 
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
     /**
      * The heads of 200 and 206 answers skip Netty's header validation: every name is a constant and
      * every value Rondo's own (validators from the catalog, ranges it computed).
      */
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
     /** Last-Modified values by modification time, so a hot object's is formatted once, not per answer. */
-    private static final HttpDates LAST_MODIFIED = new HttpDates(HTTP_DATE);
+    private static final HttpDates LAST_MODIFIED = new HttpDates(HttpDates.IMF_FIXDATE);
 
     private final HttpResponse head;
     private final Body body;
@@ -125,7 +123,15 @@ final class ObjectResponse {
         return new Body(segments);
     }
 
+    /**
+     * What a cache may do with an object: keep it, but ask again before each use. A name can be
+     * given to new bytes at any time (a delete and an ingest, the player's files at an upgrade), and
+     * asking costs a 304 from the catalog, no disk read.
+     */
+    static final String CACHE_CONTROL = "no-cache";
+
     private static void validators(HttpResponse response, MediaObject object) {
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, CACHE_CONTROL);
         response.headers().set(HttpHeaderNames.ETAG, object.etag());
         response.headers().set(HttpHeaderNames.LAST_MODIFIED, LAST_MODIFIED.format(object.modifiedMs()));
         response.headers().set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES);

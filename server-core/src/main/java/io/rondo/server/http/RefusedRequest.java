@@ -7,19 +7,20 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  * answered in its turn among pipelined requests, after the answers before it, as a request the
  * decoder itself refused is. No stack trace: it is the client's fault, not a failure of Rondo's.
  */
-final class RefusedRequest extends RuntimeException {
+public final class RefusedRequest extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
     private final transient HttpResponseStatus status;
 
-    RefusedRequest(HttpResponseStatus status, String why) {
+    /** A request refused with {@code status}, for the reason {@code why}. */
+    public RefusedRequest(HttpResponseStatus status, String why) {
         super(why, null, false, false);
         this.status = status;
     }
 
-    /** The status that answers the request: 400 or 505. */
-    HttpResponseStatus status() {
+    /** The status that answers the request: 400, 413, 501 or 505. */
+    public HttpResponseStatus status() {
         return status;
     }
 }

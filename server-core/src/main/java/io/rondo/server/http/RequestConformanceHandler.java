@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -21,6 +22,9 @@ import java.util.Locale;
  *       served as HTTP/1.1, the highest this server speaks (RFC 9110 Section 6.2);</li>
  *   <li>an HTTP/1.1 request with no Host, any request with more than one, or one whose value is
  *       no {@code uri-host [":" port]}, is 400 (Section 3.2);</li>
+ *   <li>a Transfer-Encoding other than a lone {@code chunked} is refused (Section 6.1): 400 when
+ *       {@code chunked} is not its last coding, since the body's length cannot be told, and 501
+ *       (a coding Rondo does not implement) otherwise; Rondo takes no compressed bodies;</li>
  *   <li>an absolute-form target ({@code http://host:port/path?query}, as sent to a proxy) is
  *       served by its path and query (Section 3.2.2): Rondo has one set of objects, whatever the
  *       authority.</li>
@@ -32,9 +36,13 @@ import java.util.Locale;
  * trusted. A request the decoder already failed passes through, to be answered with the status
  * that says why.
  */
-final class RequestConformanceHandler extends ChannelInboundHandlerAdapter {
+public final class RequestConformanceHandler extends ChannelInboundHandlerAdapter {
 
     private boolean refused;
+
+    /** The rules for one connection (it remembers a refusal: nothing after it is read). */
+    public RequestConformanceHandler() {
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -79,11 +87,36 @@ final class RequestConformanceHandler extends ChannelInboundHandlerAdapter {
         if (!hosts.isEmpty() && !validHost(hosts.get(0))) {
             return Refusal.badRequest("the Host header is not a host");
         }
+        Refusal coding = transferCoding(request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING));
+        if (coding != null) {
+            return coding;
+        }
         String target = request.uri();
         if (!target.startsWith("/") && absoluteForm(target)) {
             request.setUri(originForm(target));
         }
         return null;
+    }
+
+    /** Why a request's Transfer-Encoding codings are refused; null for none, or a lone chunked. */
+    private static Refusal transferCoding(List<String> values) {
+        if (values.isEmpty()) {
+            return null;
+        }
+        List<String> codings = new ArrayList<>();
+        for (String value : values) {
+            for (String coding : value.split(",", -1)) {
+                codings.add(coding.strip().toLowerCase(Locale.ROOT));
+            }
+        }
+        if (codings.size() == 1 && codings.get(0).equals("chunked")) {
+            return null;
+        }
+        if (!codings.get(codings.size() - 1).equals("chunked")) {
+            return Refusal.badRequest("chunked must be the last Transfer-Encoding, or the body's length is unknown");
+        }
+        return new Refusal(HttpResponseStatus.NOT_IMPLEMENTED, "only the chunked Transfer-Encoding is taken here, "
+            + "not " + String.join(", ", codings));
     }
 
     /** A Host value as RFC 3986 writes an authority without user info: reg-name or IP literal, and a port. */

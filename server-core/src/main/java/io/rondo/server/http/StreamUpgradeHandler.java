@@ -3,7 +3,6 @@ package io.rondo.server.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -59,7 +58,7 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
             .addAfter(FRAMES, SESSION, streams.newSession(directory, disks))
             .addAfter(SESSION, IDLE, new IdleCloser());
         pipeline.remove(DiscreteHandler.class);
-        pipeline.remove(HttpServerKeepAliveHandler.class);
+        pipeline.remove(KeepAliveHandler.class);
         ctx.fireUserEventTriggered(event);
         pipeline.remove(this);
     }

@@ -64,7 +64,7 @@ public final class DiskRuntime implements AutoCloseable {
     private final DiskIo io;
     private final NanoClock clock;
     private final Function<StoredFile, Path> paths;
-    private final Map<Path, OpenFile> files = new ConcurrentHashMap<>();
+    private final Map<Path, CachedFile> files = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final long roundNs;
     private final long originNs;
@@ -72,6 +72,41 @@ public final class DiskRuntime implements AutoCloseable {
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
     private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes, DiskWatch watch) {
+    }
+
+    /**
+     * An open file kept for every read of its path, and the D-requests in flight on it. Once its
+     * object is deleted and unread ({@link #forget}) it leaves the cache, so a later file at the
+     * same path is opened anew, and it is closed when its last D-request is done.
+     */
+    private static final class CachedFile {
+        private final OpenFile file;
+        private int reads;
+        private boolean forgotten;
+
+        CachedFile(OpenFile file) {
+            this.file = file;
+        }
+
+        synchronized void readStarts() {
+            reads++;
+        }
+
+        synchronized void readEnds() {
+            reads--;
+            closeIfDone();
+        }
+
+        synchronized void forget() {
+            forgotten = true;
+            closeIfDone();
+        }
+
+        private void closeIfDone() {
+            if (forgotten && reads == 0) {
+                closeQuietly(file);
+            }
+        }
     }
 
     /**
@@ -218,7 +253,7 @@ public final class DiskRuntime implements AutoCloseable {
             try {
                 List<OpenFile> open = new ArrayList<>();
                 for (StoredFile file : object.placement().files()) {
-                    open.add(open(paths.apply(file)));
+                    open.add(open(paths.apply(file)).file);
                 }
                 List<Fragment> fragments = object.media().fragments();
                 long[] positions = new long[fragments.size()];
@@ -269,16 +304,23 @@ public final class DiskRuntime implements AutoCloseable {
 
     /** What a read's completion does: complete the future with the bytes, or with the failure. */
     public static IoCompletion completion(CompletableFuture<Chunk> result) {
+        return completion(result, () -> { });
+    }
+
+    /** As {@link #completion(CompletableFuture)}, telling {@code done} first that the read is over. */
+    private static IoCompletion completion(CompletableFuture<Chunk> result, Runnable done) {
         return new IoCompletion() {
             @Override
-            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                done.run();
                 if (!result.complete(new Chunk(data, buffer))) {
                     buffer.release();
                 }
             }
 
             @Override
-            public void failed(DiskRequest done, Exception error, long failedNs) {
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                done.run();
                 result.completeExceptionally(error);
             }
         };
@@ -424,13 +466,16 @@ public final class DiskRuntime implements AutoCloseable {
         if (disk == null) {
             throw new IOException(object.name() + " is on disk '" + piece.file().disk() + "', which is not configured");
         }
-        OpenFile file = open(paths.apply(piece.file()));
+        CachedFile cached = open(paths.apply(piece.file()));
+        OpenFile file = cached.file;
         long id = ids.incrementAndGet();
         DiscreteRequest request = new DiscreteRequest(id, id, position(disk, file, piece.fileOffset()), length,
             arrivalNs);
+        cached.readStarts();
         request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM,
-            timed(disk, arrivalNs, completion(result))));
+            timed(disk, arrivalNs, completion(result, cached::readEnds))));
         if (!disk.executor().submit(request)) {
+            cached.readEnds();
             result.completeExceptionally(
                 new QueueFullException("disk " + disk.name() + " is overloaded: its queue is full"));
         }
@@ -469,17 +514,41 @@ public final class DiskRuntime implements AutoCloseable {
         return new Piece(files.get(fragment.file()), fragment.fileOffset() + into, fragment.length() - into);
     }
 
-    private OpenFile open(Path path) throws IOException {
-        OpenFile open = files.get(path);
+    private CachedFile open(Path path) throws IOException {
+        CachedFile open = files.get(path);
         if (open == null) {
-            open = io.open(path);
-            OpenFile raced = files.putIfAbsent(path, open);
+            open = new CachedFile(io.open(path));
+            CachedFile raced = files.putIfAbsent(path, open);
             if (raced != null) {
-                open.close();
+                open.file.close();
                 open = raced;
             }
         }
         return open;
+    }
+
+    /**
+     * Lets go of a deleted object's files once nothing reads it (no stream, no download: its last
+     * {@link io.rondo.content.ingest.Directory.Lease} closed): they leave the cache at once, so a
+     * later object's file at the same path is opened anew, and each is closed once the D-requests
+     * in flight on it are done, giving the disk its space back.
+     */
+    public void forget(MediaObject object) {
+        for (StoredFile stored : object.placement().files()) {
+            CachedFile cached = files.remove(paths.apply(stored));
+            if (cached != null) {
+                cached.forget();
+            }
+        }
+    }
+
+    private static void closeQuietly(OpenFile file) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            // Closing a file no one reads any more: nothing waits on it.
+            return;
+        }
     }
 
     /** The model position of a file offset: its physical address, scaled from the device onto the model. */
@@ -508,12 +577,8 @@ public final class DiskRuntime implements AutoCloseable {
     @Override
     public void close() {
         threads.close();
-        for (OpenFile file : files.values()) {
-            try {
-                file.close();
-            } catch (IOException e) {
-                continue;
-            }
+        for (CachedFile cached : files.values()) {
+            closeQuietly(cached.file);
         }
         files.clear();
     }

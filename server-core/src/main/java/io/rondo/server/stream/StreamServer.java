@@ -1,16 +1,21 @@
 package io.rondo.server.stream;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.rondo.client.protocol.ErrorCode;
+import io.rondo.client.protocol.ErrorFrame;
+import io.rondo.client.protocol.FrameCodec;
 import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.server.config.StreamSettings;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Transport;
 
@@ -66,6 +71,17 @@ public final class StreamServer implements AutoCloseable {
      */
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                      AdmissionConfig config, StreamSettings settings) throws InterruptedException {
+        return start(address, directory, disks, config, settings, ConnectionLimit.unlimited("stream"));
+    }
+
+    /**
+     * Binds the stream port as {@link #start(InetSocketAddress, Directory, DiskRuntime, AdmissionConfig,
+     * StreamSettings)}, holding no more connections than {@code limit} allows: one more is told
+     * ERROR TOO_MANY_CONNECTIONS and closed before it can send a frame.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit)
+        throws InterruptedException {
         StreamRegistry registry = new StreamRegistry(settings.initSegmentsKept());
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
@@ -84,6 +100,12 @@ public final class StreamServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel socket) {
+                    String refused = limit.admit(socket);
+                    if (refused != null) {
+                        ConnectionLimit.refuse(socket, Unpooled.wrappedBuffer(FrameCodec.encode(
+                            new ErrorFrame(ErrorCode.TOO_MANY_CONNECTIONS.code(), refused))));
+                        return;
+                    }
                     socket.pipeline().addLast(new FrameInboundDecoder(settings.maxClientFrameBytes()))
                         .addLast(new StreamSession(directory, disks, admission, registry, sender, settings));
                 }

@@ -212,6 +212,24 @@ class AdminApiTest {
         }
     }
 
+    // The dashboard's files and the API's description: kept by a browser, asked about again, 304 while unchanged.
+    @Test
+    void theDashboardsFilesAreRevalidatedByTheirETag() throws Exception {
+        serve();
+        for (String path : List.of("/admin/", "/admin/dashboard.js", "/api/v1/openapi.yaml")) {
+            HttpResponse<String> file = server.get(path, null);
+            String etag = file.headers().firstValue("ETag").orElseThrow();
+
+            assertEquals(200, file.statusCode(), path);
+            assertEquals("no-cache", file.headers().firstValue("Cache-Control").orElseThrow(), path);
+            assertTrue(file.headers().firstValue("Date").isPresent(), path);
+            HttpResponse<String> again = server.send(server.request(path, null).header("If-None-Match", etag).GET()
+                .build());
+            assertEquals(304, again.statusCode(), path);
+            assertEquals(etag, again.headers().firstValue("ETag").orElseThrow(), path);
+        }
+    }
+
     private HttpResponse<String> patch(String body, String ifMatch, String token) throws Exception {
         HttpRequest.Builder request = server.request("/api/v1/policy", token)
             .header("Content-Type", "application/merge-patch+json")

@@ -83,6 +83,7 @@ final class AdminFixture implements AutoCloseable {
         DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), Function.identity());
+        library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults());
         RondoMetrics metrics = new RondoMetrics();

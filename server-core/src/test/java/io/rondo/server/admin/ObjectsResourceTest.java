@@ -319,18 +319,35 @@ class ObjectsResourceTest {
         }
     }
 
+    // As on a Unix file system: a delete never waits; a stream plays on from the files it has open.
     @Test
-    void aStreamedObjectIsDeletedOnlyByForceWhichEndsItsStreams() throws Exception {
+    void aStreamedObjectIsDeletedAtOnceAndItsStreamPlaysOnToItsEnd() throws Exception {
         serve(MIB);
+        Path file = server.library.store().pathOf(server.library.store().catalog().byName("/clip.webm").orElseThrow()
+            .placement().files().get(0));
         try (StreamClient player = StreamClient.connect("127.0.0.1", server.streams.address().getPort())) {
             player.open("/clip.webm", 0, PROFILE);
             assertEquals(0, player.nextData().fragmentIndex());
             assertEquals(1, json(send("GET", "/api/v1/objects/clip.webm", READ), 200).get("streams")
                 .intValue());
 
-            JsonNode refused = problem(send("DELETE", "/api/v1/objects/clip.webm", ADMIN), 409);
-            assertEquals(1, refused.get("streams").intValue());
-            assertTrue(server.library.store().catalog().byName("/clip.webm").isPresent());
+            assertEquals(204, send("DELETE", "/api/v1/objects/clip.webm", ADMIN).statusCode());
+            assertFalse(server.library.store().catalog().byName("/clip.webm").isPresent(), "its name is gone at once");
+            assertFalse(Files.exists(file), "and its file");
+            long fragments = 1;
+            while (player.nextData() != null) {
+                fragments++;
+            }
+            assertTrue(fragments > 1, "the stream played on to its END, " + fragments + " fragments");
+        }
+    }
+
+    @Test
+    void aForcedDeleteEndsTheObjectsStreams() throws Exception {
+        serve(MIB);
+        try (StreamClient player = StreamClient.connect("127.0.0.1", server.streams.address().getPort())) {
+            player.open("/clip.webm", 0, PROFILE);
+            assertEquals(0, player.nextData().fragmentIndex());
 
             assertEquals(204, send("DELETE", "/api/v1/objects/clip.webm?force=true", ADMIN).statusCode());
             StreamErrorException ended = assertThrows(StreamErrorException.class, () -> {

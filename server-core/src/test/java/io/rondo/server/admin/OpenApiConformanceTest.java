@@ -98,13 +98,20 @@ class OpenApiConformanceTest {
     }
 
     @Test
-    void aDeletedObjectInUseNeedsItsStreamCount() {
-        String conflict = "{\"type\":\"urn:rondo:problem:conflict\",\"title\":\"Conflict\",\"status\":409,"
-            + "\"detail\":\"2 streams read /a.mp4\",\"code\":\"conflict\"";
-        OpenApiConformance.assertConforms("DELETE", "/api/v1/objects/{name}", 409, PROBLEM,
-            conflict + ",\"streams\":2}");
+    void anUnprocessablePolicyChangeNeedsItsField() {
+        String unprocessable = "{\"type\":\"urn:rondo:problem:unprocessable\",\"title\":\"Cannot be applied\","
+            + "\"status\":422,\"detail\":\"the round length cannot change\",\"code\":\"unprocessable\"";
+        OpenApiConformance.assertConforms("PATCH", "/api/v1/policy", 422, PROBLEM,
+            unprocessable + ",\"field\":\"scheduler.roundMs\"}");
         assertThrows(AssertionFailedError.class,
-            () -> OpenApiConformance.assertConforms("DELETE", "/api/v1/objects/{name}", 409, PROBLEM, conflict + "}"));
+            () -> OpenApiConformance.assertConforms("PATCH", "/api/v1/policy", 422, PROBLEM, unprocessable + "}"));
+    }
+
+    @Test
+    void aDeleteIsNeverRefusedForItsReaders() {
+        assertThrows(AssertionFailedError.class, () -> OpenApiConformance.assertConforms("DELETE",
+            "/api/v1/objects/{name}", 409, PROBLEM, "{\"type\":\"urn:rondo:problem:conflict\",\"title\":\"Conflict\","
+                + "\"status\":409,\"detail\":\"2 streams read /a.mp4\",\"code\":\"conflict\",\"streams\":2}"));
     }
 
     @Test
@@ -151,7 +158,8 @@ class OpenApiConformanceTest {
 
     @Test
     void requiredHeadersArePresentAndMatchTheirSchemas() {
-        OpenApiConformance.assertHeadersConform("GET", "/api/v1/policy", 200, Map.of("etag", "\"p3\""));
+        OpenApiConformance.assertHeadersConform("GET", "/api/v1/policy", 200,
+            Map.of("etag", "\"p3-5f0c2a9e71d4b836\""));
         OpenApiConformance.assertHeadersConform("GET", "/api/v1/info", 401,
             Map.of("WWW-Authenticate", "Bearer realm=\"rondo\", error=\"invalid_token\""));
         assertThrows(AssertionFailedError.class,

@@ -41,8 +41,39 @@ class RondoConfigTest {
         assertEquals(HttpSettings.defaults(), config.httpSettings());
         assertEquals(StreamSettings.defaults(), config.streamSettings());
         assertEquals(AdminSettings.defaults(), config.adminSettings());
+        assertEquals(ConnectionSettings.defaults(), config.connectionSettings());
         assertEquals("auto", config.responseBound());
         assertEquals(1800, config.responseBoundMs(), "a round plus the streams' 80 % of the next");
+    }
+
+    @Test
+    void connectionLimitsAreSharesOfTheDescriptorsUnlessSet() throws IOException {
+        ConnectionSettings auto = ConnectionSettings.auto(20_000, null, null, null, null, null, null);
+        assertEquals(new ConnectionSettings(10_000, 1024, 6000, 6000, 256, 64), auto, "ulimit -n 20000");
+        assertEquals(new ConnectionSettings(512, 512, 307, 307, 51, 51),
+            ConnectionSettings.auto(1024, null, null, null, null, null, null), "ulimit -n 1024: a fifth left");
+        assertTrue(auto.warnings(20_000).isEmpty());
+
+        RondoConfig config = RondoConfig.load(yaml("""
+            http:
+              maxConnections: 100
+              maxConnectionsPerAddress: 10
+            streams:
+              maxConnectionsPerAddress: 5
+            admin:
+              maxConnections: auto
+            """));
+        ConnectionSettings set = config.connectionSettings();
+        assertEquals(100, set.http());
+        assertEquals(10, set.httpPerAddress());
+        assertEquals(5, set.streamsPerAddress());
+        assertEquals(ConnectionSettings.defaults().streams(), set.streams());
+        assertEquals(ConnectionSettings.defaults().admin(), set.admin());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> RondoConfig.load(yaml("http:\n  maxConnections: lots\n")));
+        assertTrue(refused.getMessage().contains("http.maxConnections"), refused.getMessage());
+        assertEquals(1, new ConnectionSettings(15_000, 10, 6000, 6000, 256, 64).warnings(20_000).size(),
+            "the ports together may take every descriptor");
     }
 
     @Test

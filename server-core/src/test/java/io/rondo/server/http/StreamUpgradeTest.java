@@ -7,7 +7,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.client.protocol.ClientProfile;
@@ -104,7 +103,7 @@ class StreamUpgradeTest {
         ChannelPipeline pipeline = channel.pipeline();
         assertInstanceOf(sessionType(), pipeline.get(StreamUpgradeHandler.SESSION));
         assertNotNull(pipeline.get(WebSocketFrames.class));
-        for (Class<? extends ChannelHandler> gone : List.of(DiscreteHandler.class, HttpServerKeepAliveHandler.class,
+        for (Class<? extends ChannelHandler> gone : List.of(DiscreteHandler.class, KeepAliveHandler.class,
             HttpObjectAggregator.class, HttpServerCodec.class, StreamUpgradeHandler.class)) {
             assertNull(pipeline.get(gone), gone.getSimpleName() + " left at the upgrade: " + pipeline.names());
         }

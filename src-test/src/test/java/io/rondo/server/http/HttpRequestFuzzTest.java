@@ -15,7 +15,6 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
@@ -196,8 +195,8 @@ class HttpRequestFuzzTest {
         private final HotObjects hot = new HotObjects(HOT_MAX, 1 << 20);
         private final EmbeddedChannel channel = new EmbeddedChannel(new WireCopy(),
             new HttpServerCodec(SETTINGS.maxRequestLineBytes(), SETTINGS.maxHeaderBytes(), MAX_CHUNK),
-            new HttpServerKeepAliveHandler(), new RequestConformanceHandler(),
-            new HttpObjectAggregator(SETTINGS.maxBodyBytes(), true),
+            new KeepAliveHandler(), new RequestConformanceHandler(),
+            new BodyLimitAggregator(SETTINGS.maxBodyBytes()),
             new DiscreteHandler(new DiscreteRouter(library.directory(), Connection::read, hot, SETTINGS.maxRanges())));
         private boolean closed;
 
