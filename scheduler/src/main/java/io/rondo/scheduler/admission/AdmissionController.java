@@ -43,8 +43,11 @@ import java.util.function.ToLongFunction;
  *
  * <p>The model is checked against what the server really does: a disk whose last rounds took
  * longer than its model says has its modelled round scaled by the ratio ({@link MeasuredRounds}),
- * and while the fragments already streaming leave less than half a round before their deadlines
- * no new stream is admitted ({@link DeliverySlack}). So a stream is admitted only if the rounds it
+ * while the fragments already streaming leave less than half a round before their deadlines
+ * no new stream is admitted ({@link DeliverySlack}), and a disk takes streams only half again as
+ * many as a recent round read and fitted, past half its round by the model
+ * ({@link MeasuredRounds#measuredLimit}): streams opening by the hundred a second are admitted as
+ * fast as the rounds show they fit. So a stream is admitted only if the rounds it
  * joins fit as modelled and as measured, on a machine whose limit is its disks, its cores or its
  * link alike. Until the first rounds are measured, the model alone judges.
  *
@@ -152,7 +155,7 @@ public final class AdmissionController {
      * ({@link MeasuredRounds}). On the disk's executor thread; a few field writes.
      */
     public void roundEnded(String disk, RoundSummary round) {
-        measured(disk).roundEnded(round);
+        measured(disk).roundEnded(round, state.get().config.continuousNs());
     }
 
     /**
@@ -358,7 +361,8 @@ public final class AdmissionController {
         AdmissionPolicy policy = config.policy();
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
             DiskLoad with = current.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
-            double inflation = measured(disk.getKey()).inflation();
+            MeasuredRounds rounds = measured(disk.getKey());
+            double inflation = rounds.inflation();
             long modelledNs = roundNs(policy, disk.getKey(), with);
             long neededNs = (long) Math.ceil(modelledNs * inflation);
             if (neededNs > availableNs) {
@@ -368,6 +372,13 @@ public final class AdmissionController {
                     modelledNs - (long) (availableNs / inflation));
                 return new AdmissionDecision.Reject(charge.streamId, Resource.DISK_TIME, disk.getKey(), neededNs,
                     availableNs, retry, inflation);
+            }
+            if (rounds.measuring()) {
+                int limit = rounds.measuredLimit(disk.getValue().ioNs(), availableNs);
+                if (with.streams() > limit) {
+                    return new AdmissionDecision.Reject(charge.streamId, Resource.MEASURING, disk.getKey(),
+                        with.streams(), limit, 1);
+                }
             }
         }
         long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;

@@ -29,7 +29,13 @@ public sealed interface AdmissionDecision {
          * What the streams admitted really get: their fragments leave too close to their deadlines
          * ({@link DeliverySlack}), so the cores, the sender or the link are at their measured limit.
          */
-        DELIVERY("delivery");
+        DELIVERY("delivery"),
+        /**
+         * A disk's round, before it is measured: more streams than half again as many as its
+         * recent rounds read and fitted ({@link MeasuredRounds#measuredLimit}); a round from now
+         * it may take more.
+         */
+        MEASURING("measuring");
 
         private final String label;
 
@@ -37,7 +43,7 @@ public sealed interface AdmissionDecision {
             this.label = label;
         }
 
-        /** {@code disk-time}, {@code buffer-memory}, {@code network} or {@code delivery}: as logs and metrics say. */
+        /** {@code disk-time}, {@code buffer-memory}, {@code network}, {@code delivery} or {@code measuring}. */
         public String label() {
             return label;
         }
@@ -77,10 +83,12 @@ public sealed interface AdmissionDecision {
      *                          disk's rounds took longer than modelled; bytes of buffer memory the
      *                          stream needs; bits a second the streams would send with it added;
      *                          for {@link Resource#DELIVERY}, the least slack a new stream needs, in
-     *                          nanoseconds
+     *                          nanoseconds; for {@link Resource#MEASURING}, the streams on the disk
+     *                          with it
      * @param available         nanoseconds of the round available to C-requests; bytes of buffer
      *                          memory free; bits a second of network capacity; for
-     *                          {@link Resource#DELIVERY}, the least slack measured, in nanoseconds
+     *                          {@link Resource#DELIVERY}, the least slack measured, in nanoseconds;
+     *                          for {@link Resource#MEASURING}, the streams the disk may hold now
      * @param retryAfterSeconds when asking again may succeed: at least 1; 0 if it never will, the
      *                          stream alone being too much for the resource
      * @param inflation         for {@link Resource#DISK_TIME}, by how much the disk's last rounds took
@@ -123,6 +131,9 @@ public sealed interface AdmissionDecision {
                 case NETWORK -> String.format(Locale.ROOT, "network: the streams with this one added would send "
                     + "%.1f Mbit/s, past the %.1f Mbit/s of network.capacity in rondo.yaml (raise it if the link "
                     + "is faster)", needed / 1e6, available / 1e6);
+                case MEASURING -> String.format(Locale.ROOT, "measuring on disk %s: its last rounds read and fitted "
+                    + "streams enough for %d at most until a round with more has ended; this would be stream %d",
+                    disk, available, needed);
                 case DELIVERY -> String.format(Locale.ROOT, "delivery: the streams' fragments left as little as %.1f "
                     + "ms before their deadlines in the last rounds, under the %.1f ms a new stream needs beside them "
                     + "(the server's cores or link are at their measured limit)", available / 1e6, needed / 1e6);

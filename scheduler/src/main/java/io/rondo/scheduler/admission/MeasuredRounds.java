@@ -39,19 +39,40 @@ public final class MeasuredRounds {
      */
     public static final double MIN_MODELLED_SHARE = 0.125;
 
+    /**
+     * Until a disk's rounds have been measured with them, streams past this share of the round
+     * (by the model) are not admitted at once: enough to start a server's first hundreds of streams
+     * in one go, and no more than a round can take twice over.
+     */
+    public static final double UNMEASURED_SHARE = 0.5;
+
+    /** How many more streams than the most a fitting round of the last ones read a disk may take. */
+    public static final double GROWTH = 1.5;
+
     private final ThroughputModel model;
     private final double[] ratios = new double[WINDOW_ROUNDS];
     private int kept;
     private int next;
+    private final int[] fittingStreams = new int[WINDOW_ROUNDS];
+    private int nextRound;
+    private boolean fed;
 
     /** @param model the disk's curves: its mean curve is what a round's measured time is held against */
     public MeasuredRounds(ThroughputModel model) {
         this.model = model;
     }
 
-    /** A round of the disk ended; on its executor's thread. */
-    public synchronized void roundEnded(RoundSummary round) {
+    /**
+     * A round of the disk ended; on its executor's thread.
+     *
+     * @param availableNs the part of the round the streams may take
+     */
+    public synchronized void roundEnded(RoundSummary round, long availableNs) {
+        fed = true;
         int requests = round.continuousPlanned();
+        long measuredNs = Math.max(round.continuousBusyNs(), round.durationNs() - round.discreteBusyNs());
+        fittingStreams[nextRound] = round.overrun() || measuredNs > availableNs ? 0 : requests;
+        nextRound = (nextRound + 1) % WINDOW_ROUNDS;
         if (requests < MIN_REQUESTS || round.continuousBytes() <= 0) {
             return;
         }
@@ -59,10 +80,39 @@ public final class MeasuredRounds {
         if (modelledNs < round.lengthNs() * MIN_MODELLED_SHARE) {
             return;
         }
-        long measuredNs = Math.max(round.continuousBusyNs(), round.durationNs() - round.discreteBusyNs());
         ratios[next] = (double) measuredNs / Math.max(1, modelledNs);
         next = (next + 1) % WINDOW_ROUNDS;
         kept = Math.min(WINDOW_ROUNDS, kept + 1);
+    }
+
+    /** Whether any round of the disk was measured: until then the model alone judges. */
+    public synchronized boolean measuring() {
+        return fed;
+    }
+
+    /**
+     * The most streams one of the disk's last {@link #WINDOW_ROUNDS} rounds read and still fitted
+     * (no C-request late or dropped, its C-requests' measured time within what the streams may
+     * take); 0 if none.
+     */
+    public synchronized int fittingStreams() {
+        int most = 0;
+        for (int streams : fittingStreams) {
+            most = Math.max(most, streams);
+        }
+        return most;
+    }
+
+    /**
+     * How many streams the disk may hold now, as measured: {@link #GROWTH} times the most a recent
+     * round read and fitted, or, if more, those whose charge of {@code streamNs} each takes
+     * {@link #UNMEASURED_SHARE} of {@code availableNs}. So streams opened by the hundred a second
+     * are admitted as fast as rounds show they fit, not faster than the measurement can follow.
+     */
+    public int measuredLimit(long streamNs, long availableNs) {
+        long unmeasured = (long) (availableNs * UNMEASURED_SHARE / Math.max(1, streamNs));
+        long grown = (long) (fittingStreams() * GROWTH);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(unmeasured, grown));
     }
 
     /**

@@ -54,10 +54,14 @@ class MeasuredAdmissionTest {
             reject.reason());
     }
 
+    /** Rounds of 16 small reads in half the time the model gives them: fitting, and faster than modelled. */
     @Test
     void roundsFasterThanModelledNeverAdmitMoreThanTheModel() {
+        long bytes = 1_000;
+        long halfNs = REQUESTS * controller.throughputModel("d0").meanCurveNs(bytes) / 2;
         for (int i = 0; i < MeasuredRounds.WINDOW_ROUNDS; i++) {
-            controller.roundEnded("d0", round(REQUESTS, 0.5));
+            controller.roundEnded("d0", new RoundSummary(0, ROUND_NS, REQUESTS, REQUESTS, 0, 0, 0, halfNs, 0, halfNs,
+                REQUESTS * bytes));
         }
         assertEquals(1.0, controller.inflation("d0"));
         assertEquals(4, admitUntilRejected());
@@ -145,6 +149,47 @@ class MeasuredAdmissionTest {
         clock.update(DeliverySlack.WINDOWS * ROUND_NS);
         assertEquals(Long.MAX_VALUE, controller.leastDeliverySlackNs());
         assertTrue(controller.admit(stream(0)).accepted());
+    }
+
+    /**
+     * Streams opening faster than rounds can be measured: past half the round by the model (two
+     * streams of 19 ms here, 40 ms of the 80 ms), a disk takes half again as many as its recent
+     * rounds read and fitted; a round that read three and fitted lets four in, one that overran
+     * lets none more.
+     */
+    @Test
+    void streamsPastHalfTheRoundWaitForARoundThatFitsWithThem() {
+        controller.roundEnded("d0", emptyRound());
+        assertEquals(2, admitUntilRejected());
+        Reject reject = assertInstanceOf(Reject.class, controller.admit(stream(99)));
+        assertEquals(Resource.MEASURING, reject.resource());
+        assertEquals(1, reject.retryAfterSeconds(), "a round from now");
+        assertTrue(reject.reason().contains("measuring on disk d0: its last rounds read and fitted streams enough "
+            + "for 2 at most"), reject.reason());
+
+        controller.roundEnded("d0", fitting(3));
+        assertTrue(controller.admit(stream(2)).accepted(), "half again as many as the round's three: four");
+        assertTrue(controller.admit(stream(3)).accepted());
+        assertInstanceOf(Reject.class, controller.admit(stream(4)), "the model's own limit is four");
+
+        MeasuredRounds rounds = new MeasuredRounds(controller.throughputModel("d0"));
+        rounds.roundEnded(fitting(10), 80 * MS);
+        assertEquals(15, rounds.measuredLimit(19 * MS, 80 * MS));
+        RoundSummary overrun = new RoundSummary(0, ROUND_NS, 12, 11, 1, 0, 0, 60 * MS, 0, 110 * MS, 12 * 100_000L);
+        for (int i = 0; i < MeasuredRounds.WINDOW_ROUNDS; i++) {
+            rounds.roundEnded(overrun, 80 * MS);
+        }
+        assertEquals(2, rounds.measuredLimit(19 * MS, 80 * MS), "rounds that overran verify nothing");
+    }
+
+    private static RoundSummary emptyRound() {
+        return new RoundSummary(0, ROUND_NS, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** A round that read {@code streams} fragments of 100,000 B in 5 ms each, well within the round. */
+    private static RoundSummary fitting(int streams) {
+        return new RoundSummary(0, ROUND_NS, streams, streams, 0, 0, 0, streams * 5 * MS, 0, streams * 5 * MS,
+            streams * 100_000L);
     }
 
     /** A round of {@code requests} fragments of 100,000 B that took {@code ratio} times the mean curve's time. */

@@ -225,7 +225,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             registry.log().refused(object.name(), client(), no.resource().label(), no.retryAfterSeconds(),
                 no.reason());
             reject(switch (no.resource()) {
-                case DISK_TIME -> RejectReason.DISK_TIME;
+                case DISK_TIME, MEASURING -> RejectReason.DISK_TIME;
                 case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
                 case NETWORK, DELIVERY -> RejectReason.NETWORK;
             }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
