@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The promise at the limit: a disk that takes 20 ms longer for every read than its model says
  * (as a disk does whose thread waits for a core, on a machine whose cores and not its disks are
  * the limit). The model alone would admit some 50 streams of the demo clip, whose rounds would then
- * take half again the round and glitch; admission measures the rounds, admits only what fits as
- * measured, and refuses the rest, and no admitted stream misses a fragment or a deadline.
+ * take half again the round and glitch: 302 fragments late in a run before admission measured. It
+ * measures the rounds, admits only what fits as measured (and no faster than rounds show it fits),
+ * refuses the rest, and no admitted stream misses a fragment or a deadline.
  */
 class AdmissionAtTheLimitTest {
 
@@ -77,8 +78,7 @@ class AdmissionAtTheLimitTest {
                 assertTrue(joined.stream().filter(o -> o.rejected != null)
                     .allMatch(o -> o.rejected.reason() == RejectReason.DISK_TIME
                         || o.rejected.reason() == RejectReason.NETWORK), "refused for disk time or delivery");
-                assertTrue(joined.stream().anyMatch(o -> o.rejected != null
-                        && o.rejected.message().contains("as measured")),
+                assertTrue(joined.stream().anyMatch(o -> o.rejected != null && measured(o.rejected.message())),
                     "a refusal says the rounds were measured: " + joined);
                 for (Outcome outcome : outcomes) {
                     if (outcome.rejected == null) {
@@ -89,6 +89,11 @@ class AdmissionAtTheLimitTest {
                 players.shutdownNow();
             }
         }
+    }
+
+    /** Whether a refusal's message says it came of what the rounds measured. */
+    private static boolean measured(String message) {
+        return message.contains("as measured") || message.contains("measuring on disk");
     }
 
     /** What one player saw: the REJECT, or how many fragments it played in order to END. */
