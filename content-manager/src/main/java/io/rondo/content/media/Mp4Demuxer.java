@@ -27,6 +27,9 @@ import java.util.Set;
  * end. Edits after that one, as an editor's cut list would have, are not applied: the track then
  * plays its media to the end.
  *
+ * <p>QuickTime files ({@code .mov}, brand {@code qt  }) are read the same way; their sound sample
+ * descriptions become ISO ones ({@link QuickTimeAudio}).
+ *
  * <p>Tracks other than audio and video (text, timecode, hint) are dropped. A track whose samples
  * switch to another of its stsd's sample descriptions cannot be stored under one, and makes the
  * file one Rondo does not stream, with a note saying so.
@@ -345,7 +348,8 @@ final class Mp4Demuxer {
                 endNs = Ticks.toNs(add(delay, segmentDuration, t.where), movieTimescale, t.where);
             }
         }
-        return new TrackHeader(t.id, t.handler, t.timescale, t.entry, t.entryOffset, t.language, t.flags,
+        byte[] entry = t.handler.equals(TrackHeader.AUDIO) ? QuickTimeAudio.isoEntry(t.entry) : t.entry;
+        return new TrackHeader(t.id, t.handler, t.timescale, entry, t.entryOffset, t.language, t.flags,
             t.alternateGroup, t.volume, t.matrix, t.width, t.height, shift, endNs);
     }
 
