@@ -24,8 +24,8 @@ import java.util.Set;
  *
  * <p>Edit lists: leading empty edits delay the track, and the first edit with media becomes the
  * track's {@link TrackHeader#editShift()} (the B-frame delay and AAC priming ffmpeg writes, or the
- * start of a cut, which {@link EditListCut} trims to) and its end. Edits after that one, as an editor's cut list would have, are not applied: the track then
- * plays its media to the end.
+ * start of a cut, which {@link EditListCut} trims to) and its end. Edits after that one, as an
+ * editor's cut list would have, are not applied: the track then plays its media to the end.
  *
  * <p>QuickTime files ({@code .mov}, brand {@code qt  }) are read the same way; their sound sample
  * descriptions become ISO ones ({@link QuickTimeAudio}).
