@@ -52,7 +52,8 @@ final class Mp4Remuxer {
         for (SampleTrack track : source.tracks()) {
             tracks.add(EditListCut.trim(track));
         }
-        return new Preparation.Continuous(FragmentedMp4Writer.plan(file, tracks, source.brands(), roundNs));
+        return new Preparation.Continuous(FragmentedMp4Writer.plan(file, tracks, source.brands(), roundNs),
+            MediaNotes.hevc(tracks, file));
     }
 
     /** Why these tracks cannot be streamed, and what makes them streamable; null if they can be. */

@@ -36,7 +36,7 @@ import java.util.StringJoiner;
  * </ul>
  * Dropped: SeekHead and Cues (their offsets would be wrong; the fragment index replaces them),
  * Chapters, Tags, Attachments, Void and CRC-32 elements, and the blocks of subtitle and other tracks
- * that are neither audio nor video, and of tracks that Tracks does not list.
+ * that are neither audio nor video (named in the ingest note), and of tracks that Tracks does not list.
  *
  * <p>Blocks are cut in file order: round k+1's Cluster starts at its first video keyframe where it
  * has one (the frames before it, and the audio muxed beside them, go with round k, so a stream that
@@ -110,16 +110,20 @@ final class WebmRemuxer implements StoredMedia {
             }
             MatroskaDemuxer demuxer = opened.get();
             String note = MatroskaCodecs.unplayableNote(demuxer.tracks(), file);
+            String dropped = MediaNotes.droppedTracks(demuxer.tracks(), file);
             if (note != null && MatroskaMp4Remuxer.remuxes(demuxer.tracks())) {
                 FragmentedMp4Writer mp4 = MatroskaMp4Remuxer.plan(demuxer, file, roundNs);
                 in.close();
-                return new Preparation.Continuous(mp4);
+                List<Long> hevc = demuxer.tracks().stream().filter(t -> t.codecId().equals("V_MPEGH/ISO/HEVC"))
+                    .map(Track::number).toList();
+                boolean audio = demuxer.tracks().stream().anyMatch(Track::isAudio);
+                return new Preparation.Continuous(mp4, MediaNotes.join(MediaNotes.hevc(hevc, audio, file), dropped));
             }
             if (note != null) {
                 in.close();
-                return new Preparation.Discrete(note);
+                return new Preparation.Discrete(MediaNotes.join(note, dropped));
             }
-            return new Preparation.Continuous(plan(in, demuxer, roundNs));
+            return new Preparation.Continuous(plan(in, demuxer, roundNs), dropped);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;

@@ -1,0 +1,120 @@
+package io.rondo.content.media;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What ingest tells the person ingesting about media, made by ffmpeg: the fastest command that
+ * makes a file streamable (copying what plays, encoding only the rest), that H.265 does not play
+ * in every browser, and which tracks the stored copy leaves out.
+ */
+class MediaNotesTest {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final List<String> VIDEO = List.of("-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3");
+    private static final List<String> AUDIO = List.of("-f", "lavfi", "-i", "sine=frequency=440:duration=3");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void h264WithAc3CopiesTheVideoAndEncodesOnlyTheAudioToAac() throws IOException {
+        Path mkv = make("film.mkv", "-c:v", "libx264", "-c:a", "ac3");
+
+        String note = assertInstanceOf(Preparation.Discrete.class, MediaIndexers.prepare(mkv, SECOND)).note();
+
+        assertEquals("track 2 is A_AC3 (Dolby Digital (AC-3)), which browsers do not play; to stream it: ffmpeg -i"
+            + " film.mkv -c:v copy -c:a aac film.mp4", note);
+        Path converted = runNote(note);
+        try (StoredMedia media = assertInstanceOf(Preparation.Continuous.class,
+            MediaIndexers.prepare(converted, SECOND)).media()) {
+            assertTrue(media.index().codecs().matches("avc1\\.\\w+, mp4a\\.40\\.2"), media.index().codecs());
+        }
+    }
+
+    @Test
+    void vp9WithAc3StaysWebmWithTheAudioEncodedToOpus() throws IOException {
+        Path mkv = make("film.mkv", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "ac3");
+
+        String note = assertInstanceOf(Preparation.Discrete.class, MediaIndexers.prepare(mkv, SECOND)).note();
+
+        assertTrue(note.endsWith("to stream it: ffmpeg -i film.mkv -c:v copy -c:a libopus film.webm"), note);
+    }
+
+    @Test
+    void hevcStreamsWithANoteThatChromiumDoesNotPlayIt() throws IOException {
+        assumeEncoder("libx265");
+        for (String name : List.of("hevc.mp4", "hevc.mkv")) {
+            Path file = make(name, "-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1", "-c:a",
+                "aac");
+
+            Preparation.Continuous prepared = assertInstanceOf(Preparation.Continuous.class,
+                MediaIndexers.prepare(file, SECOND));
+            prepared.media().close();
+
+            assertTrue(prepared.note().startsWith("track 1 is H.265/HEVC, which Chromium and Firefox do not play"),
+                name + ": " + prepared.note());
+            assertTrue(prepared.note().endsWith("-c:v libx264 -c:a copy " + (name.endsWith(".mp4")
+                ? "streamable-hevc.mp4" : "hevc.mp4")), prepared.note());
+        }
+    }
+
+    @Test
+    void aSubtitleTrackLeftOutIsNamedWithTheCommandThatKeepsIt() throws IOException {
+        Path srt = Files.writeString(dir.resolve("in.srt"), "1\n00:00:00,500 --> 00:00:02,000\nHello\n");
+        Path mkv = make("film.mkv", "-i", srt.toString(), "-map", "0", "-map", "1", "-map", "2", "-c:v",
+            "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus", "-c:s", "srt");
+
+        Preparation.Continuous prepared = assertInstanceOf(Preparation.Continuous.class,
+            MediaIndexers.prepare(mkv, SECOND));
+        prepared.media().close();
+
+        assertEquals("track 3 (S_TEXT/UTF8, SubRip subtitles) is not in the stored copy, which holds the audio and"
+            + " video only; to keep the subtitles beside it: ffmpeg -i film.mkv -map 0:s:0 -c copy film.srt",
+            prepared.note());
+        Path kept = runNote(prepared.note());
+        assertTrue(Files.readString(kept).contains("Hello"), "the subtitles, kept beside");
+    }
+
+    /** A 3 s clip of ffmpeg's test picture and a tone, encoded with {@code options}. */
+    private Path make(String name, String... options) {
+        Ffmpeg.assumeInstalled();
+        List<String> command = new ArrayList<>(List.of("ffmpeg", "-nostdin", "-v", "error", "-y"));
+        command.addAll(VIDEO);
+        command.addAll(AUDIO);
+        command.addAll(Arrays.asList(options));
+        Path file = dir.resolve(name);
+        command.add(file.toString());
+        Ffmpeg.Run run = Ffmpeg.run(command.toArray(String[]::new));
+        assertEquals(0, run.exit(), run.err());
+        return file;
+    }
+
+    private static void assumeEncoder(String encoder) {
+        Ffmpeg.assumeInstalled();
+        assumeTrue(Ffmpeg.run("ffmpeg", "-hide_banner", "-encoders").out().contains(" " + encoder + " "),
+            "ffmpeg has no " + encoder + " encoder");
+    }
+
+    /** Runs the note's ffmpeg command in the test's folder; returns the file it made. */
+    private Path runNote(String note) {
+        List<String> words = new ArrayList<>(Arrays.asList(note.substring(note.lastIndexOf("ffmpeg -i ")).split(" ")));
+        Path out = dir.resolve(words.get(words.size() - 1));
+        words.replaceAll(w -> w.contains(".") && !w.startsWith("-") ? dir.resolve(w).toString() : w);
+        words.addAll(1, List.of("-v", "error", "-nostdin", "-y"));
+        Ffmpeg.Run run = Ffmpeg.run(words.toArray(String[]::new));
+        assertEquals(0, run.exit(), run.err());
+        return out;
+    }
+}
