@@ -1,6 +1,8 @@
 package io.rondo.content.media;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -85,6 +87,48 @@ class MediaNotesTest {
             prepared.note());
         Path kept = runNote(prepared.note());
         assertTrue(Files.readString(kept).contains("Hello"), "the subtitles, kept beside");
+    }
+
+    @Test
+    void anMp3sTagsAndCoverArtAreNamedWithTheCommandThatKeepsTheCover() throws IOException {
+        Ffmpeg.assumeInstalled();
+        Path cover = dir.resolve("cover.jpg");
+        ffmpeg("-f", "lavfi", "-i", "testsrc=size=64x64:duration=1", "-frames:v", "1", cover.toString());
+        Path mp3 = dir.resolve("song.mp3");
+        ffmpeg("-f", "lavfi", "-i", "sine=duration=3", "-i", cover.toString(), "-map", "0", "-map", "1", "-c:a",
+            "libmp3lame", "-c:v", "copy", "-id3v2_version", "3", "-write_id3v1", "1", "-metadata", "title=Café song",
+            "-metadata", "artist=The Testers", "-metadata", "album=Tones", "-metadata", "date=2026",
+            "-metadata:s:v", "comment=Cover (front)", mp3.toString());
+
+        Preparation.Continuous prepared = assertInstanceOf(Preparation.Continuous.class,
+            MediaIndexers.prepare(mp3, SECOND));
+        prepared.media().close();
+
+        String note = prepared.note();
+        assertTrue(note.startsWith("its ID3 tags are not in the stored copy, which holds the audio frames only: title"
+            + " \"Café song\", artist \"The Testers\", album \"Tones\", year \"2026\", cover art (image/jpeg, "), note);
+        assertTrue(note.endsWith("; to keep the cover art beside it: ffmpeg -i song.mp3 -an -c:v copy song.jpg"), note);
+        assertArrayEquals(Files.readAllBytes(cover), Files.readAllBytes(runNote(note)), "the cover art, kept beside");
+    }
+
+    @Test
+    void anMp3WithoutTagsHasNoNote() throws IOException {
+        Ffmpeg.assumeInstalled();
+        Path mp3 = dir.resolve("bare.mp3");
+        ffmpeg("-f", "lavfi", "-i", "sine=duration=2", "-c:a", "libmp3lame", "-id3v2_version", "0", mp3.toString());
+
+        Preparation.Continuous prepared = assertInstanceOf(Preparation.Continuous.class,
+            MediaIndexers.prepare(mp3, SECOND));
+        prepared.media().close();
+
+        assertNull(prepared.note());
+    }
+
+    private static void ffmpeg(String... options) {
+        List<String> command = new ArrayList<>(List.of("ffmpeg", "-nostdin", "-v", "error", "-y"));
+        command.addAll(Arrays.asList(options));
+        Ffmpeg.Run run = Ffmpeg.run(command.toArray(String[]::new));
+        assertEquals(0, run.exit(), run.err());
     }
 
     /** A 3 s clip of ffmpeg's test picture and a tone, encoded with {@code options}. */
