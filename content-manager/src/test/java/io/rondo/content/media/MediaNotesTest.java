@@ -13,8 +13,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What ingest tells the person ingesting about media, made by ffmpeg: the fastest command that
@@ -129,6 +133,45 @@ class MediaNotesTest {
         command.addAll(Arrays.asList(options));
         Ffmpeg.Run run = Ffmpeg.run(command.toArray(String[]::new));
         assertEquals(0, run.exit(), run.err());
+    }
+
+    static Stream<Arguments> otherContainers() {
+        return Stream.of(
+            Arguments.of("h264.avi", List.of("-c:v", "libx264", "-c:a", "libmp3lame"), "video/x-msvideo",
+                "an AVI file (video 'H264', audio MP3), which browsers do not stream; to stream it: ffmpeg -i h264.avi"
+                    + " -c copy h264.mp4"),
+            Arguments.of("mpeg4.avi", List.of("-c:v", "mpeg4", "-c:a", "ac3"), "video/x-msvideo",
+                "an AVI file (video 'FMP4', audio AC-3), which browsers do not stream; to stream it: ffmpeg -i"
+                    + " mpeg4.avi -c:v libx264 -c:a aac mpeg4.mp4"),
+            Arguments.of("clip.flv", List.of("-c:v", "libx264", "-c:a", "aac"), "video/x-flv",
+                "a Flash Video (FLV) file (video H.264, audio AAC), which browsers do not stream; to stream it: ffmpeg"
+                    + " -i clip.flv -c copy clip.mp4"),
+            Arguments.of("clip.wmv", List.of(), "video/x-ms-asf", "a Windows Media (ASF: WMV, WMA) file, which"
+                + " browsers do not stream; to stream it: ffmpeg -i clip.wmv -c:v libx264 -c:a aac clip.mp4"),
+            Arguments.of("dvd.mpg", List.of("-f", "vob"), "video/mpeg", "an MPEG program stream (MPEG-1 or MPEG-2"
+                + " video, as DVDs and older cameras write), which browsers do not stream; to stream it: ffmpeg -i"
+                + " dvd.mpg -c:v libx264 -c:a aac dvd.mp4"),
+            Arguments.of("tone.aac", List.of("-vn", "-c:a", "aac"), null, "AAC in ADTS (a raw AAC stream), which Rondo"
+                + " streams from MP4; to stream it: ffmpeg -i tone.aac -c copy tone.m4a"),
+            Arguments.of("tone.aiff", List.of("-vn"), "audio/aiff", "an AIFF file (PCM audio), which browsers do not"
+                + " stream; to stream it: ffmpeg -i tone.aiff -c:a aac tone.m4a"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("otherContainers")
+    void mediaInAnotherContainerIsNotedWithTheCommandThatMakesItStream(String name, List<String> options,
+                                                                       String mimeType, String expected)
+        throws IOException {
+        Path file = make(name, options.toArray(String[]::new));
+
+        String note = assertInstanceOf(Preparation.Discrete.class, MediaIndexers.prepare(file, SECOND)).note();
+
+        assertEquals(expected, note);
+        if (mimeType != null) {
+            assertEquals(mimeType, MediaIndexers.probe(file));
+        }
+        Preparation converted = MediaIndexers.prepare(runNote(note), SECOND);
+        assertInstanceOf(Preparation.Continuous.class, converted, "the command's file streams").media().close();
     }
 
     /** A 3 s clip of ffmpeg's test picture and a tone, encoded with {@code options}. */
