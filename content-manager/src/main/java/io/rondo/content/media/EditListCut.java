@@ -78,7 +78,7 @@ final class EditListCut {
                 lastBefore = i;
             }
         }
-        if (first == 0 && before == 0 || lastBefore == n - 1) {
+        if ((first == 0 && before == 0) || lastBefore == n - 1) {
             return t;
         }
         // presentation: the samples before the edit one tick each from 0, the rest as in the source after them
