@@ -86,6 +86,18 @@ final class MediaNotes {
             extension);
     }
 
+    /**
+     * That the stored copy of the MP4 {@code file} leaves out its subtitle tracks, each named, with
+     * the ffmpeg command that keeps the first beside it as SubRip; or null where it has none.
+     */
+    static String droppedSubtitles(List<String> tracks, Path file) {
+        if (tracks.isEmpty()) {
+            return null;
+        }
+        return "the subtitles of " + String.join(", ", tracks) + " are not in the stored copy, which holds the audio"
+            + " and video only; to keep them beside it: " + FfmpegCommands.convert(file, "-map 0:s:0", "srt");
+    }
+
     private static String subtitleName(String codecId, boolean subtitle) {
         return switch (codecId) {
             case "S_TEXT/UTF8" -> "SubRip subtitles";

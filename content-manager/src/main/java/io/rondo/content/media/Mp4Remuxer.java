@@ -53,7 +53,7 @@ final class Mp4Remuxer {
             tracks.add(EditListCut.trim(track));
         }
         return new Preparation.Continuous(FragmentedMp4Writer.plan(file, tracks, source.brands(), roundNs),
-            MediaNotes.hevc(tracks, file));
+            MediaNotes.join(MediaNotes.hevc(tracks, file), MediaNotes.droppedSubtitles(source.subtitles(), file)));
     }
 
     /** Why these tracks cannot be streamed, and what makes them streamable; null if they can be. */

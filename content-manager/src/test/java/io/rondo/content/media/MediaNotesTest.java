@@ -94,6 +94,21 @@ class MediaNotesTest {
     }
 
     @Test
+    void anMp4SubtitleTrackLeftOutIsNamedWithTheCommandThatKeepsIt() throws IOException {
+        Path srt = Files.writeString(dir.resolve("in.srt"), "1\n00:00:00,500 --> 00:00:02,000\nHello\n");
+        Path mp4 = make("film.mp4", "-i", srt.toString(), "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264",
+            "-c:a", "aac", "-c:s", "mov_text");
+
+        Preparation.Continuous prepared = assertInstanceOf(Preparation.Continuous.class,
+            MediaIndexers.prepare(mp4, SECOND));
+        prepared.media().close();
+
+        assertEquals("the subtitles of track 3 ('tx3g') are not in the stored copy, which holds the audio and video"
+            + " only; to keep them beside it: ffmpeg -i film.mp4 -map 0:s:0 film.srt", prepared.note());
+        assertTrue(Files.readString(runNote(prepared.note())).contains("Hello"), "the subtitles, kept beside");
+    }
+
+    @Test
     void anMp3sTagsAndCoverArtAreNamedWithTheCommandThatKeepsTheCover() throws IOException {
         Ffmpeg.assumeInstalled();
         Path cover = dir.resolve("cover.jpg");
