@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (10 s at 25 fps), as a plain progressive MP4 and as a fragmented one. Each is ingested as a
  * continuous object of one-second fragments, streams one fragment per round whatever its GOP,
  * decodes without an error, carries the source's samples untouched, and a stream opened in the
- * middle of a GOP starts at the keyframe before it.
+ * middle of a GOP starts at the keyframe before it; so does one of H.264 and VP9 with keyframes in
+ * the middle of rounds, its first frame that keyframe.
  *
  * <p>Needs ffmpeg; skipped, saying so, where it is missing, unless {@code rondo.ffmpeg.required}
  * is set (as CI sets it).
@@ -49,6 +50,7 @@ class RealMediaTest {
     private static RondoUnderTest rondo;
     private static Path plain;
     private static Path fragmented;
+    private static Path midRoundKeyframes;
 
     @BeforeAll
     static void makeClipsAndServe() throws Exception {
@@ -66,9 +68,21 @@ class RealMediaTest {
         run(concat(new String[] {"ffmpeg", "-nostdin", "-v", "error", "-y"}, sources,
             new String[] {"-c:v", "libx264", "-c:a", "aac", "-movflags",
                 "+frag_keyframe+empty_moov+default_base_moof", fragmented.toString()}));
+        // a keyframe every 50 frames at 30 fps: at 0, 1.667, 3.333, 5 s ..., most in the middle of a round
+        String[] midRound = {"-f", "lavfi", "-i", "testsrc=size=160x120:rate=30:duration=13", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000:duration=13", "-g", "50"};
+        midRoundKeyframes = temp.resolve("gop50.mp4");
+        run(concat(new String[] {"ffmpeg", "-nostdin", "-v", "error", "-y"}, midRound,
+            new String[] {"-c:v", "libx264", "-c:a", "aac", midRoundKeyframes.toString()}));
+        Path vp9 = temp.resolve("gop50.webm");
+        run(concat(new String[] {"ffmpeg", "-nostdin", "-v", "error", "-y"}, midRound,
+            new String[] {"-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus",
+                vp9.toString()}));
         rondo = RondoUnderTest.start(temp.resolve("rondo"), 1000);
         ingest(plain, "/plain.mp4");
         ingest(fragmented, "/fragmented.mp4");
+        ingest(midRoundKeyframes, "/gop50.mp4");
+        ingest(vp9, "/gop50.webm");
     }
 
     @AfterAll
@@ -143,6 +157,26 @@ class RealMediaTest {
         }
         assertTrue(received.get(6).deadlineNs() - firstDeadline >= SECOND,
             "after the position, one fragment a round");
+    }
+
+    @Test
+    void aStreamOpenedBetweenKeyframesDeliversTheKeyframeBeforeThePositionFirst() throws Exception {
+        for (String name : List.of("/gop50.mp4", "/gop50.webm")) {
+            for (long startNs : new long[] {8_333_333_333L, 10 * SECOND, 11_500_000_000L}) {
+                byte[] played = play(name, startNs, new ArrayList<>());
+                Path out = Files.write(temp.resolve("from-" + startNs + name.replace('/', '-')), played);
+
+                assertEquals("", run("ffmpeg", "-nostdin", "-v", "error", "-i", out.toString(), "-f", "null", "-"),
+                    name + " from " + startNs + " ns decodes without an error (no missing reference frame)");
+                String first = run("ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                    "packet=pts_time,flags", "-of", "csv=p=0", out.toString()).lines().findFirst().orElseThrow();
+                assertTrue(first.endsWith(",K_"), name + " from " + startNs + " ns: its first frame is a keyframe, "
+                    + first);
+                double at = Double.parseDouble(first.substring(0, first.indexOf(',')));
+                assertTrue(at <= startNs / 1e9 && at > startNs / 1e9 - 50 / 30.0, name + " from " + startNs
+                    + " ns starts at the keyframe at or before it, not at " + at + " s");
+            }
+        }
     }
 
     private static byte[] play(String name, long startNs, List<Data> received) throws Exception {

@@ -185,6 +185,9 @@ public final class IngestService {
                 media.close();
                 throw new IngestException(source + " holds no media after its header: there is nothing to stream");
             }
+            if (continuous.note() != null) {
+                notes.accept(name + " is streamed: " + continuous.note());
+            }
             return media;
         }
         String note = ((Preparation.Discrete) prepared).note();

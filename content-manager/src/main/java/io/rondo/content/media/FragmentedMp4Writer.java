@@ -40,7 +40,13 @@ import java.util.StringJoiner;
  *   <li>times before 0 (an edit list's priming) count as 0, and samples presented after the end of
  *       the media go to the last round.
  * </ul>
- * The media lasts from 0 to the end of the track that ends last (a track's end is its last
+ * <p>Then every round that holds a video sync sample starts at the first of them: the frames
+ * decoded before it move to the round before, which so holds up to two rounds of video. A stream
+ * opened or moved to a position starts at the round holding the keyframe at or before it, and a
+ * decoder must begin with that keyframe: starting at the round's first frame, a P-frame, it would
+ * miss its reference.
+ *
+ * <p>The media lasts from 0 to the end of the track that ends last (a track's end is its last
  * presentation, or its edit's end where that is sooner); it has ceil(duration / T) rounds, the last
  * one shorter.
  *
@@ -55,8 +61,9 @@ import java.util.StringJoiner;
  *
  * <p><b>Keyframes.</b> A fragment's {@code keyframeNs} and {@code keyframeFirst} come from the first
  * video track (a second one, rare in files, is not looked at): the presentation time of its first
- * sync sample in the round, and whether the round's first video sample is one. A round without
- * video samples (audio-only media, or after the video ends) starts at a keyframe.
+ * sync sample in the round, and whether the round's first video sample is one (always, where the
+ * round holds one). A round without video samples (audio-only media, or after the video ends)
+ * starts at a keyframe.
  *
  * <p><b>Memory.</b> Besides the sample tables (25 bytes a sample, {@link SampleTrack}), planning
  * keeps 4 bytes a track and a round, the init segment, and writing one buffer of the largest
@@ -303,8 +310,25 @@ final class FragmentedMp4Writer implements StoredMedia {
                     snapToKeyframe(t, start, i);
                 }
             }
+            openAtKeyframes(s, start);
         }
         return start;
+    }
+
+    /**
+     * Opens every round that holds a sync sample at the first of them: the samples decoded before
+     * it go with the round before, so a stream that starts at the round sends its keyframe first.
+     */
+    private void openAtKeyframes(SampleTrack s, int[] start) {
+        for (int k = 1; k < rounds; k++) {
+            int i = start[k];
+            while (i < start[k + 1] && !s.sync(i)) {
+                i++;
+            }
+            if (i < start[k + 1]) {
+                start[k] = i;
+            }
+        }
     }
 
     /** Opens a round at sync sample {@code i} if its decode or presentation time is at the round's start. */

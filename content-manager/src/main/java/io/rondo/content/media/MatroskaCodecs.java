@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * Which Matroska codecs a browser plays from WebM through MediaSource (VP8, VP9 and AV1 video,
@@ -76,48 +75,64 @@ final class MatroskaCodecs {
     }
 
     /**
-     * Why the audio and video of {@code tracks} cannot be streamed as WebM and the ffmpeg command
-     * that makes {@code file} streamable, or null when every audio and video track plays from WebM.
-     * H.264 with AAC (or either alone) needs only a remux to MP4; anything else is re-encoded to
-     * VP9 and Opus, copying the side that already plays.
+     * Why the audio and video of {@code tracks} cannot be streamed as WebM and the fastest ffmpeg
+     * command that makes {@code file} streamable, or null when every audio and video track plays
+     * from WebM. What plays is copied, not re-encoded: video that plays from WebM stays WebM, with
+     * its audio copied or encoded to Opus; otherwise the file becomes MP4, with H.264, H.265, AV1
+     * and VP9 video and AAC, MP3 and Opus audio copied, and the rest encoded to H.264 and AAC (far
+     * quicker to encode than VP9).
      */
     static String unplayableNote(List<Track> tracks, Path file) {
-        List<String> reasons = new ArrayList<>();
-        boolean videoPlays = true;
-        boolean audioPlays = true;
-        boolean mp4Copy = true;
+        boolean videoInWebm = true;
+        boolean audioInWebm = true;
+        boolean videoInMp4 = true;
+        boolean audioInMp4 = true;
+        boolean video = false;
+        boolean audio = false;
         boolean compressed = false;
         for (Track t : tracks) {
-            if (!t.isVideo() && !t.isAudio()) {
-                continue;
+            if (t.isVideo()) {
+                video = true;
+                videoInWebm &= playsInWebm(t);
+                videoInMp4 &= playsInMp4(t);
+            } else if (t.isAudio()) {
+                audio = true;
+                audioInWebm &= playsInWebm(t);
+                audioInMp4 &= playsInMp4(t);
             }
-            if (!playsInWebm(t)) {
-                reasons.add("track " + t.number() + " is " + t.codecId() + " (" + humanName(t.codecId()) + ")");
-                videoPlays &= !t.isVideo();
-                audioPlays &= !t.isAudio();
-            } else if (t.compressed()) {
-                reasons.add("track " + t.number() + " (" + t.codecId() + ") is compressed by its muxer"
-                    + " (ContentCompression)");
-                compressed = true;
-            }
-            mp4Copy &= t.isVideo() ? t.codecId().equals("V_MPEG4/ISO/AVC") : t.codecId().startsWith("A_AAC");
+            compressed |= (t.isVideo() || t.isAudio()) && t.compressed();
         }
-        if (reasons.isEmpty()) {
+        if (videoInWebm && audioInWebm && !compressed) {
             return null;
         }
-        String command;
-        if (mp4Copy && !compressed) {
-            command = FfmpegCommands.convert(file, "-c copy", "mp4");
-        } else {
-            StringJoiner options = new StringJoiner(" ");
-            if (tracks.stream().anyMatch(Track::isVideo)) {
-                options.add("-c:v").add(videoPlays ? "copy" : "libvpx-vp9");
+        boolean webm = videoInWebm && (audioInWebm || !video || !audioInMp4);
+        List<String> reasons = new ArrayList<>();
+        for (Track t : tracks) {
+            if ((t.isVideo() || t.isAudio()) && !(webm ? playsInWebm(t) : playsInMp4(t))) {
+                reasons.add("track " + t.number() + " is " + t.codecId() + " (" + humanName(t.codecId()) + ")");
             }
-            if (tracks.stream().anyMatch(Track::isAudio)) {
-                options.add("-c:a").add(audioPlays ? "copy" : "libopus");
-            }
-            command = FfmpegCommands.convert(file, options.toString(), "webm");
         }
-        return String.join(", ", reasons) + ", which no browser plays from WebM; to stream it: " + command;
+        String why = reasons.isEmpty() ? "" : String.join(", ", reasons) + ", which browsers do not play";
+        for (Track t : tracks) {
+            if ((t.isVideo() || t.isAudio()) && t.compressed()) {
+                why += (why.isEmpty() ? "" : "; ") + "track " + t.number() + " (" + t.codecId() + ") is compressed by"
+                    + " its muxer (ContentCompression), which browsers cannot undo";
+            }
+        }
+        String videoCodec = webm || videoInMp4 ? "copy" : "libx264";
+        String audioCodec = webm ? (audioInWebm ? "copy" : "libopus") : audioInMp4 ? "copy" : "aac";
+        String options = !audio ? "-c:v " + videoCodec : !video ? "-c:a " + audioCodec
+            : videoCodec.equals(audioCodec) ? "-c " + videoCodec : "-c:v " + videoCodec + " -c:a " + audioCodec;
+        if (tracks.stream().anyMatch(t -> !t.isVideo() && !t.isAudio())) {
+            options += " -sn";
+        }
+        return why + "; to stream it: " + FfmpegCommands.convert(file, options, webm ? "webm" : "mp4");
+    }
+
+    /** Whether a browser plays this track's codec from MP4, once ffmpeg copies it there. */
+    private static boolean playsInMp4(Track t) {
+        String id = t.codecId();
+        return id.equals("V_MPEG4/ISO/AVC") || id.equals("V_MPEGH/ISO/HEVC") || id.equals("V_AV1")
+            || id.equals("V_VP9") || id.startsWith("A_AAC") || id.equals("A_MPEG/L3") || id.equals("A_OPUS");
     }
 }

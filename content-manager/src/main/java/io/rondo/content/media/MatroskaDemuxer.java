@@ -21,6 +21,8 @@ final class MatroskaDemuxer {
 
     static final int VIDEO = 1;
     static final int AUDIO = 2;
+    /** TrackType of subtitles. */
+    static final int SUBTITLE = 0x11;
 
     private static final long DEFAULT_TIMECODE_SCALE = 1_000_000;
     private static final double DEFAULT_SAMPLING_FREQUENCY = 8000;

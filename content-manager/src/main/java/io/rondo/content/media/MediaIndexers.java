@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Where ingest decides what a file is: the content decides the container, never the file name.
  * MP4, WebM and Matroska, and MP3 are continuous objects, remuxed into fragments of one round each
- * (papers/001 Section 1.1); anything else is a discrete object.
+ * (papers/001 Section 1.1); anything else is a discrete object, with a note where it is media in
+ * another container ({@link OtherMedia}).
  */
 public final class MediaIndexers {
 
@@ -55,7 +56,7 @@ public final class MediaIndexers {
         if (Mp3Remuxer.sniff(head)) {
             return Mp3Remuxer.prepare(file, roundNs);
         }
-        return new Preparation.Discrete(null);
+        return new Preparation.Discrete(OtherMedia.note(file, head));
     }
 
     /**
@@ -89,6 +90,10 @@ public final class MediaIndexers {
         if (IsoBoxes.sniff(buf)) {
             String brand = head.length >= 12 ? IsoBoxes.fourcc(buf, 8) : "";
             return brand.equals("M4A ") ? "audio/mp4" : brand.equals("qt  ") ? "video/quicktime" : "video/mp4";
+        }
+        String other = OtherMedia.mimeType(buf);
+        if (other != null) {
+            return other;
         }
         String ascii = new String(head, StandardCharsets.ISO_8859_1);
         if (ascii.startsWith("\u0089PNG\r\n\u001a\n")) {

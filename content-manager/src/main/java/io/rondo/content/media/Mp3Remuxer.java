@@ -30,6 +30,7 @@ import java.util.Locale;
  *       counted from the audio frames themselves, so its frame count is not needed;
  *   <li>an ID3v1 tag ({@code TAG}, and {@code TAG+} before it) and an APEv2 tag at the end.
  * </ul>
+ * The ingest note names the tags left out, with their values, and the pictures ({@link Id3Tags}).
  * Anything else that is not a frame (lost sync, free-format frames whose length the header does not
  * give, a last frame cut short) is refused with where it is.
  *
@@ -114,7 +115,7 @@ final class Mp3Remuxer implements StoredMedia {
                 in.close();
                 return new Preparation.Discrete(note);
             }
-            return new Preparation.Continuous(plan(in, start, roundNs));
+            return new Preparation.Continuous(plan(in, start, roundNs), Id3Tags.note(file));
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;

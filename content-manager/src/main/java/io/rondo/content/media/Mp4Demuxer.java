@@ -23,9 +23,12 @@ import java.util.Set;
  * several trafs per moof and several truns per traf.
  *
  * <p>Edit lists: leading empty edits delay the track, and the first edit with media becomes the
- * track's {@link TrackHeader#editShift()} (the B-frame delay and AAC priming ffmpeg writes) and its
- * end. Edits after that one, as an editor's cut list would have, are not applied: the track then
- * plays its media to the end.
+ * track's {@link TrackHeader#editShift()} (the B-frame delay and AAC priming ffmpeg writes, or the
+ * start of a cut, which {@link EditListCut} trims to) and its end. Edits after that one, as an
+ * editor's cut list would have, are not applied: the track then plays its media to the end.
+ *
+ * <p>QuickTime files ({@code .mov}, brand {@code qt  }) are read the same way; their sound sample
+ * descriptions become ISO ones ({@link QuickTimeAudio}).
  *
  * <p>Tracks other than audio and video (text, timecode, hint) are dropped. A track whose samples
  * switch to another of its stsd's sample descriptions cannot be stored under one, and makes the
@@ -38,14 +41,18 @@ final class Mp4Demuxer {
 
     private static final int NON_SYNC_SAMPLE = 0x0001_0000;
 
+    /** The handlers of subtitle and caption tracks: MP4 timed text, QuickTime text, closed captions. */
+    private static final Set<String> SUBTITLE_HANDLERS = Set.of("text", "sbtl", "subt", "clcp");
+
     /**
      * What the file holds.
      *
      * @param brands the ftyp's major and compatible brands, in order
      * @param tracks the audio and video tracks with samples, in the moov's order
      * @param note   why the file cannot be stored as it is, or null
+     * @param subtitles the subtitle tracks the stored copy leaves out, each as {@code track 3 ('tx3g')}
      */
-    record Source(List<String> brands, List<SampleTrack> tracks, String note) {
+    record Source(List<String> brands, List<SampleTrack> tracks, String note, List<String> subtitles) {
     }
 
     /** A trak of the moov while the file is read. */
@@ -164,12 +171,18 @@ final class Mp4Demuxer {
             throw MediaFormatException.corrupt("the file has ISO BMFF boxes but no moov: it cannot be played");
         }
         List<SampleTrack> tracks = new ArrayList<>();
+        List<String> subtitles = new ArrayList<>();
         for (Trak t : traks) {
             if (t.samples != null && t.samples.count() > 0) {
                 tracks.add(t.samples);
             }
+            if (SUBTITLE_HANDLERS.contains(t.handler)) {
+                subtitles.add("track " + t.id + (t.entry != null && t.entry.length >= 8
+                    ? " ('" + IsoBoxes.fourcc(ByteBuffer.wrap(t.entry), 4) + "')" : ""));
+            }
         }
-        return new Source(List.copyOf(brands), tracks, notes.isEmpty() ? null : String.join("; ", notes));
+        return new Source(List.copyOf(brands), tracks, notes.isEmpty() ? null : String.join("; ", notes),
+            List.copyOf(subtitles));
     }
 
     private void readFtyp(Box ftyp) throws IOException {
@@ -345,7 +358,8 @@ final class Mp4Demuxer {
                 endNs = Ticks.toNs(add(delay, segmentDuration, t.where), movieTimescale, t.where);
             }
         }
-        return new TrackHeader(t.id, t.handler, t.timescale, t.entry, t.entryOffset, t.language, t.flags,
+        byte[] entry = t.handler.equals(TrackHeader.AUDIO) ? QuickTimeAudio.isoEntry(t.entry) : t.entry;
+        return new TrackHeader(t.id, t.handler, t.timescale, entry, t.entryOffset, t.language, t.flags,
             t.alternateGroup, t.volume, t.matrix, t.width, t.height, shift, endNs);
     }
 

@@ -10,7 +10,8 @@ import java.util.List;
  * fragments of any length) for streaming: remuxed at ingest into a fragmented MP4 of one moof +
  * mdat per round T (papers/001 Section 1.1), so that every fragment plays for one round whatever
  * the encoder's keyframe interval, with every sample's bytes copied untouched. Audio and video
- * tracks are kept; text, timecode and other tracks are dropped.
+ * tracks are kept; text, timecode and other tracks are dropped. A track whose edit list starts its
+ * presentation late in its media (a cut made with {@code -c copy}) is trimmed to it ({@link EditListCut}).
  *
  * <p>Media a browser cannot play from MP4 (a codec other than H.264, H.265, AV1, VP9, AAC, Opus and
  * MP3, see {@link SampleEntries}) or that is encrypted is a discrete object, with a note that names
@@ -47,7 +48,12 @@ final class Mp4Remuxer {
         if (source.tracks().isEmpty()) {
             return new Preparation.Discrete("the MP4 holds no audio or video samples: there is nothing to stream");
         }
-        return new Preparation.Continuous(FragmentedMp4Writer.plan(file, source.tracks(), source.brands(), roundNs));
+        List<SampleTrack> tracks = new ArrayList<>();
+        for (SampleTrack track : source.tracks()) {
+            tracks.add(EditListCut.trim(track));
+        }
+        return new Preparation.Continuous(FragmentedMp4Writer.plan(file, tracks, source.brands(), roundNs),
+            MediaNotes.join(MediaNotes.hevc(tracks, file), MediaNotes.droppedSubtitles(source.subtitles(), file)));
     }
 
     /** Why these tracks cannot be streamed, and what makes them streamable; null if they can be. */

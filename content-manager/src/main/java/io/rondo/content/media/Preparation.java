@@ -6,8 +6,17 @@ package io.rondo.content.media;
  */
 public sealed interface Preparation {
 
-    /** A continuous object: the stored media to write. */
-    record Continuous(StoredMedia media) implements Preparation {
+    /**
+     * A continuous object: the stored media to write. {@code note} is null, or tells the person
+     * ingesting what they should know though it streams: a codec not every browser plays, tracks
+     * or tags the stored copy leaves out.
+     */
+    record Continuous(StoredMedia media, String note) implements Preparation {
+
+        /** A continuous object with nothing to note. */
+        public Continuous(StoredMedia media) {
+            this(media, null);
+        }
     }
 
     /**

@@ -46,8 +46,10 @@ final class SampleEntries {
         Map.entry("ec-3", "E-AC-3 (Dolby Digital Plus)"), Map.entry("ac-4", "AC-4"), Map.entry("fLaC", "FLAC"),
         Map.entry("alac", "Apple Lossless"), Map.entry("samr", "AMR-NB"), Map.entry("sawb", "AMR-WB"),
         Map.entry("lpcm", "PCM"), Map.entry("ipcm", "PCM"), Map.entry("sowt", "PCM"), Map.entry("twos", "PCM"),
-        Map.entry("raw ", "PCM"), Map.entry("ulaw", "G.711 mu-law"), Map.entry("alaw", "G.711 A-law"),
-        Map.entry("dtsc", "DTS"), Map.entry("dtsh", "DTS-HD"), Map.entry("dtsl", "DTS-HD"),
+        Map.entry("raw ", "PCM"), Map.entry("in24", "PCM"), Map.entry("in32", "PCM"), Map.entry("fl32", "PCM"),
+        Map.entry("fl64", "PCM"), Map.entry("ima4", "IMA ADPCM"), Map.entry("ulaw", "G.711 mu-law"),
+        Map.entry("alaw", "G.711 A-law"), Map.entry("dtsc", "DTS"), Map.entry("dtsh", "DTS-HD"),
+        Map.entry("dtsl", "DTS-HD"),
         Map.entry("mha1", "MPEG-H 3D Audio"), Map.entry("mhm1", "MPEG-H 3D Audio"));
 
     private SampleEntries() {

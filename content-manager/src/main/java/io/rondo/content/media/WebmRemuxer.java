@@ -36,10 +36,12 @@ import java.util.StringJoiner;
  * </ul>
  * Dropped: SeekHead and Cues (their offsets would be wrong; the fragment index replaces them),
  * Chapters, Tags, Attachments, Void and CRC-32 elements, and the blocks of subtitle and other tracks
- * that are neither audio nor video, and of tracks that Tracks does not list.
+ * that are neither audio nor video (named in the ingest note), and of tracks that Tracks does not list.
  *
- * <p>Blocks are cut in file order: round k+1's Cluster starts at the first block whose time is at
- * least (k+1)T, and blocks after it that play a little earlier (audio interleaved late) stay with
+ * <p>Blocks are cut in file order: round k+1's Cluster starts at its first video keyframe where it
+ * has one (the frames before it, and the audio muxed beside them, go with round k, so a stream that
+ * starts at round k+1 starts at a keyframe), else at the first block whose time is at least
+ * (k+1)T, and blocks after it that play a little earlier (audio interleaved late) stay with
  * it, with a negative relative timecode (Chromium's MSE takes those). Every block is copied as it
  * is, a BlockGroup with all its children, laces untouched, except its 16-bit relative timecode,
  * rewritten against the new Cluster; a block too far from its round's start for 16 bits of ticks is
@@ -108,16 +110,20 @@ final class WebmRemuxer implements StoredMedia {
             }
             MatroskaDemuxer demuxer = opened.get();
             String note = MatroskaCodecs.unplayableNote(demuxer.tracks(), file);
+            String dropped = MediaNotes.droppedTracks(demuxer.tracks(), file);
             if (note != null && MatroskaMp4Remuxer.remuxes(demuxer.tracks())) {
                 FragmentedMp4Writer mp4 = MatroskaMp4Remuxer.plan(demuxer, file, roundNs);
                 in.close();
-                return new Preparation.Continuous(mp4);
+                List<Long> hevc = demuxer.tracks().stream().filter(t -> t.codecId().equals("V_MPEGH/ISO/HEVC"))
+                    .map(Track::number).toList();
+                boolean audio = demuxer.tracks().stream().anyMatch(Track::isAudio);
+                return new Preparation.Continuous(mp4, MediaNotes.join(MediaNotes.hevc(hevc, audio, file), dropped));
             }
             if (note != null) {
                 in.close();
-                return new Preparation.Discrete(note);
+                return new Preparation.Discrete(MediaNotes.join(note, dropped));
             }
-            return new Preparation.Continuous(plan(in, demuxer, roundNs));
+            return new Preparation.Continuous(plan(in, demuxer, roundNs), dropped);
         } catch (IOException | RuntimeException e) {
             in.close();
             throw e;
@@ -128,9 +134,11 @@ final class WebmRemuxer implements StoredMedia {
         List<Track> kept = demuxer.tracks().stream().filter(WebmRemuxer::isKept).toList();
         long video = kept.stream().filter(Track::isVideo).mapToLong(Track::number).findFirst().orElse(-1);
         long scale = demuxer.timecodeScale();
+        int[] openers = openers(demuxer, video, roundNs);
         Rounds rounds = new Rounds();
         long round = -1;
         long lastBlockEndNs = 0;
+        int ordinal = 0;
         BlockCursor block = demuxer.blocks();
         while (block.next()) {
             Track track = demuxer.track(block.track());
@@ -138,15 +146,14 @@ final class WebmRemuxer implements StoredMedia {
                 continue;
             }
             long startNs = demuxer.ns(block.timecode(), block.describe());
-            long k = Math.max(0, Math.floorDiv(startNs, roundNs));
-            if (k > round) {
-                for (long empty = round + 1; empty < k; empty++) {
-                    rounds.add(empty * roundNs / scale);
+            if (round + 1 < openers.length && openers[(int) round + 1] == ordinal) {
+                while (round + 1 < openers.length && openers[(int) round + 1] == ordinal) {
+                    round++;
+                    rounds.add(round * roundNs / scale);
                 }
-                rounds.add(k * roundNs / scale);
                 rounds.startAt(block);
-                round = k;
             }
+            ordinal++;
             relativeTimecode(block, rounds.clusterTicks(), round * roundNs, scale);
             rounds.append(block);
             if (block.track() == video) {
@@ -183,6 +190,50 @@ final class WebmRemuxer implements StoredMedia {
         MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm", codecs.toString(),
             durationNs, new ByteRange(0, init.length), fragments);
         return new WebmRemuxer(in, demuxer, init, index, rounds);
+    }
+
+    /**
+     * The first pass over the blocks: for every round, the ordinal (among the kept blocks, in file
+     * order) of the block its Cluster starts with. That is the round's first video keyframe where
+     * it has one before the next round's first block, so that a stream starting at the round
+     * starts at its keyframe (the frames before it go with the round before); else the first block
+     * of the round or later. A round whose opener is the next one's holds no block.
+     */
+    private static int[] openers(MatroskaDemuxer demuxer, long video, long roundNs) throws IOException {
+        int[] firstAtOrAfter = new int[64];
+        int[] keyframe = new int[64];
+        int count = 0;
+        int ordinal = 0;
+        BlockCursor block = demuxer.blocks();
+        while (block.next()) {
+            if (!isKept(demuxer.track(block.track()))) {
+                continue;
+            }
+            long k = Math.max(0, Math.floorDiv(demuxer.ns(block.timecode(), block.describe()), roundNs));
+            if (k >= Integer.MAX_VALUE - 1) {
+                throw MediaFormatException.corrupt(block.describe() + " plays " + k + " rounds from the start,"
+                    + " too late to be real");
+            }
+            while (count <= k) {
+                if (count == firstAtOrAfter.length) {
+                    firstAtOrAfter = Arrays.copyOf(firstAtOrAfter, count * 2);
+                    keyframe = Arrays.copyOf(keyframe, count * 2);
+                }
+                firstAtOrAfter[count] = ordinal;
+                keyframe[count] = -1;
+                count++;
+            }
+            if (block.track() == video && block.keyframe() && keyframe[(int) k] < 0) {
+                keyframe[(int) k] = ordinal;
+            }
+            ordinal++;
+        }
+        int[] openers = new int[count];
+        for (int r = 1; r < count; r++) {
+            boolean keyframeInRound = keyframe[r] >= 0 && (r + 1 == count || keyframe[r] < firstAtOrAfter[r + 1]);
+            openers[r] = Math.max(openers[r - 1], keyframeInRound ? keyframe[r] : firstAtOrAfter[r]);
+        }
+        return openers;
     }
 
     /** Whether the blocks of {@code track} are stored: audio and video, not subtitles, nor tracks Tracks lacks. */

@@ -9,8 +9,10 @@ package io.rondo.content.model;
  *
  * <p>A decoder can start only at a random access point (a keyframe). {@code keyframeNs} says where
  * the first one in this fragment is, so that a stream opened or moved to a position starts at the
- * keyframe at or before it (MSE drops the frames before the first random access point of a
- * segment appended after a discontinuity, so that point need not be the fragment's first frame).
+ * keyframe at or before it. Ingest cuts fragments so that one holding a keyframe starts with it
+ * ({@code keyframeFirst}); fragments stored by an earlier Rondo may hold it later, where a Media
+ * Source Extensions player still starts (it drops the frames before the first random access point
+ * of a segment appended after a discontinuity) but a decoder reading the bytes does not.
  *
  * @param startNs        presentation time the fragment's round starts at, from the start of the media
  * @param durationNs     how long it plays

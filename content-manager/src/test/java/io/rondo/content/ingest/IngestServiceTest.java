@@ -196,6 +196,19 @@ class IngestServiceTest {
         assertEquals(1, countObjectFiles());
     }
 
+    @Test
+    void whatAStreamedFileLeavesOutIsNoted() throws Exception {
+        IngestService service = service(1);
+        List<String> notes = new java.util.ArrayList<>();
+
+        MediaObject song = service.ingest(IngestRequest.of(Path.of("src/test/resources/media/cbr-id3.mp3")), c -> { },
+            notes::add);
+
+        assertEquals(Kind.CONTINUOUS, song.kind());
+        assertEquals(List.of("/cbr-id3.mp3 is streamed: its ID3 tags are not in the stored copy, which holds the audio"
+            + " frames only: title \"Rondo test tone\", its TSSE frame"), notes);
+    }
+
     private static void assertRefused(IngestService service, IngestRequest request, String reason) {
         IngestException refused = assertThrows(IngestException.class, () -> service.ingest(request, c -> { }));
         assertTrue(refused.getMessage().contains(reason), "expected '" + reason + "' in: " + refused.getMessage());
