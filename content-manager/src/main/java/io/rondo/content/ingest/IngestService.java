@@ -171,7 +171,7 @@ public final class IngestService {
         }
         Preparation prepared;
         try {
-            prepared = MediaIndexers.prepare(source, roundNs);
+            prepared = MediaIndexers.prepare(source, roundNs, mostFree().root().resolve(ContentStore.TMP));
         } catch (MediaFormatException e) {
             throw new IngestException(source + " is not media Rondo can serve: " + e.getMessage(), e);
         }

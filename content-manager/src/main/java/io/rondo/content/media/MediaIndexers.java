@@ -39,6 +39,15 @@ public final class MediaIndexers {
      * @throws IOException          if the file cannot be read
      */
     public static Preparation prepare(Path file, long roundNs) throws IOException {
+        return prepare(file, roundNs, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * {@link #prepare(Path, long)}, with {@code scratch} the folder where a remuxer that rewrites
+     * samples (MPEG-TS) keeps them until the stored copy is written: a file as large as the media,
+     * unlinked as soon as it is opened, so that nothing of it outlives the ingest.
+     */
+    public static Preparation prepare(Path file, long roundNs, Path scratch) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
@@ -51,6 +60,9 @@ public final class MediaIndexers {
         }
         if (IsoBoxes.sniff(head)) {
             return Mp4Remuxer.prepare(file, roundNs);
+        }
+        if (MpegTsRemuxer.sniff(head)) {
+            return MpegTsRemuxer.prepare(file, roundNs, scratch);
         }
         if (Mp3Remuxer.sniff(head)) {
             return Mp3Remuxer.prepare(file, roundNs);
