@@ -64,6 +64,10 @@ public final class MediaIndexers {
         if (MpegTsRemuxer.sniff(head)) {
             return MpegTsRemuxer.prepare(file, roundNs, scratch);
         }
+        long flac = FlacRemuxer.streamStart(head, file);
+        if (flac >= 0) {
+            return FlacRemuxer.prepare(file, flac, roundNs);
+        }
         if (Mp3Remuxer.sniff(head)) {
             return Mp3Remuxer.prepare(file, roundNs);
         }
