@@ -64,6 +64,9 @@ public final class MediaIndexers {
         if (MpegTsRemuxer.sniff(head)) {
             return MpegTsRemuxer.prepare(file, roundNs, scratch);
         }
+        if (OggWebmRemuxer.sniff(head)) {
+            return OggWebmRemuxer.prepare(file, roundNs);
+        }
         long flac = FlacRemuxer.streamStart(head, file);
         if (flac >= 0) {
             return FlacRemuxer.prepare(file, flac, roundNs);
