@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * Where ingest decides what a file is: the content decides the container, never the file name.
- * MP4, WebM and Matroska, and MP3 are continuous objects, remuxed into fragments of one round each
- * (papers/001 Section 1.1); anything else is a discrete object.
+ * MP4, WebM and Matroska, MPEG-TS, Ogg (Vorbis, Opus), FLAC and MP3 are continuous objects, remuxed
+ * into fragments of one round each (papers/001 Section 1.1); WAV and anything else is a discrete
+ * object, media with a note that says how to make it streamable.
  */
 public final class MediaIndexers {
 
@@ -63,6 +64,9 @@ public final class MediaIndexers {
         }
         if (MpegTsRemuxer.sniff(head)) {
             return MpegTsRemuxer.prepare(file, roundNs, scratch);
+        }
+        if (WaveFiles.sniff(head)) {
+            return new Preparation.Discrete(WaveFiles.note(head, file));
         }
         if (OggWebmRemuxer.sniff(head)) {
             return OggWebmRemuxer.prepare(file, roundNs);
