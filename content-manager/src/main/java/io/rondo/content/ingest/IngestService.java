@@ -199,8 +199,8 @@ public final class IngestService {
         if (request.kind() == Kind.CONTINUOUS) {
             throw new IngestException(source + (note != null ? ": " + note
                 : " is not media Rondo can parse (MP4, WebM/Matroska, MPEG-TS, FLAC, Ogg, MP3), so it cannot find its"
-                + " fragments; declare its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or ingest"
-                + " it as discrete"));
+                + " fragments; declare its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or"
+                + " ingest it as discrete"));
         }
         if (note != null) {
             notes.accept(name + " is stored as discrete data (downloadable, not streamed): " + note);
