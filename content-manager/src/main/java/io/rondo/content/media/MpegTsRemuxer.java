@@ -25,9 +25,9 @@ import java.util.StringJoiner;
  *
  * <p>Unlike MP4 and Matroska, a transport stream scatters each frame over 188-byte packets and
  * frames it for a byte stream, so its samples cannot be copied from the source as they are. They
- * are rewritten, once, into a file of samples beside the stored copy's disk folder (opened, then
- * unlinked at once, so that nothing is left of it after the ingest, even after a crash), and the
- * writer copies them from there:
+ * are rewritten, once, into a file of samples in a scratch folder (at ingest, the disk's
+ * {@code rondo/tmp/}; the file is unlinked as it is opened, so that nothing is left of it after
+ * the ingest, even after a crash), and the writer copies them from there:
  * <ul>
  *   <li>H.264 (stream type 0x1B) and H.265 (0x24, or 0x06 registered {@code HEVC}): each PES
  *       packet is an access unit in Annex B; its NAL units get a 4-byte length instead of a start
@@ -35,7 +35,8 @@ import java.util.StringJoiner;
  *       stream that changes them still plays) and the first ones make the {@code avcC} or
  *       {@code hvcC} of an {@code avc1} or {@code hev1} sample entry. A sync sample is an IDR (or
  *       an I picture with a recovery point SEI) for H.264, an IRAP picture for H.265. Frames before
- *       the first sync sample cannot be decoded and are dropped. Times count 90 kHz;
+ *       the first sync sample cannot be decoded and are dropped (a stream without any makes the
+ *       file discrete, with a note, rather than lose its video silently). Times count 90 kHz;
  *   <li>AAC in ADTS (0x0F): each ADTS frame loses its header and is a sample of 1024 samples;
  *       the first frame's header makes the AudioSpecificConfig of an {@code mp4a}. MP3 (0x03,
  *       0x04): each frame, header and all, is a sample. Times count the sampling rate, from the
@@ -124,6 +125,12 @@ final class MpegTsRemuxer {
                 if (collector.unplayable.size() > 0 || collector.program == null) {
                     out.close();
                     return new Preparation.Discrete(collector.note(file));
+                }
+                collector.finish();
+                String keyless = collector.keyless(file);
+                if (keyless != null) {
+                    out.close();
+                    return new Preparation.Discrete(keyless);
                 }
                 return new Preparation.Continuous(collector.plan(roundNs, skipped));
             } catch (IOException | RuntimeException e) {
@@ -233,11 +240,33 @@ final class MpegTsRemuxer {
                 + FfmpegCommands.convert(file, options.toString(), "mp4");
         }
 
-        /** The stored copy: every track with samples, times from 0. */
-        FragmentedMp4Writer plan(long roundNs, long skipped) throws IOException {
+        /** Takes in the frames still pending at the end of the file. */
+        void finish() throws IOException {
             for (Track t : tracks.values()) {
                 t.finish();
             }
+        }
+
+        /**
+         * The note for a video stream of frames none of which a decoder can start at (no IDR or
+         * recovery point, or no parameter sets before it), which would otherwise be dropped whole;
+         * null if there is none.
+         */
+        String keyless(Path file) {
+            for (Track t : tracks.values()) {
+                if (t instanceof VideoTrack v && v.count == 0 && v.undecodable > 0) {
+                    return String.format(Locale.ROOT, "stream 0x%04X (%s) holds %d frames but none a decoder can"
+                        + " start at (%s with the parameter sets before it); make it streamable with: %s",
+                        v.stream.pid(), v.hevc ? "H.265" : "H.264", v.undecodable,
+                        v.hevc ? "an IRAP picture" : "an IDR picture or a recovery point",
+                        FfmpegCommands.convert(file, "-c:v libx264 -c:a copy", "mp4"));
+                }
+            }
+            return null;
+        }
+
+        /** The stored copy: every track with samples, times from 0. */
+        FragmentedMp4Writer plan(long roundNs, long skipped) throws IOException {
             List<Track> kept = new ArrayList<>();
             long base = Long.MAX_VALUE;
             for (Track t : tracks.values()) {
@@ -361,6 +390,8 @@ final class MpegTsRemuxer {
         private byte[] pps;
         private ParameterSets.Config config;
         private long lastDts = MpegTsDemuxer.NO_TIME;
+        /** Access units before the first one a decoder can start at: dropped. */
+        private int undecodable;
 
         VideoTrack(Stream stream, boolean hevc, Samples out) {
             super(stream, true, out);
@@ -430,6 +461,7 @@ final class MpegTsRemuxer {
             }
             if (config == null) {
                 if (!isSync || sps == null || pps == null || hevc && vps == null) {
+                    undecodable++;
                     return;
                 }
                 config = hevc ? ParameterSets.hevc(vps, sps, pps) : ParameterSets.avc(sps, pps);

@@ -106,6 +106,28 @@ class MpegTsRemuxerTest {
     }
 
     @Test
+    void videoWithoutAFrameADecoderCanStartAtIsDiscreteWithANote() throws IOException {
+        Path source = make("no-keyframe.ts", List.of("-c:v", "libx264", "-c:a", "aac"));
+        byte[] bytes = Files.readAllBytes(source);
+        // IDR slices (NAL type 5) become non-IDR ones (type 1), SPS (7) and PPS (8) filler data (12)
+        for (int at = 0; at + 4 < bytes.length; at++) {
+            if (bytes[at] == 0 && bytes[at + 1] == 0 && bytes[at + 2] == 1) {
+                int type = bytes[at + 3] & 0x1F;
+                if (type == 5 || type == 7 || type == 8) {
+                    bytes[at + 3] = (byte) ((bytes[at + 3] & 0xE0) | (type == 5 ? 1 : 12));
+                }
+            }
+        }
+        Files.write(source, bytes);
+
+        Preparation prepared = MediaIndexers.prepare(source, SECOND, dir);
+
+        String note = assertInstanceOf(Preparation.Discrete.class, prepared).note();
+        assertTrue(note != null && note.startsWith("stream 0x0100 (H.264) holds 100 frames but none a decoder can start")
+            && note.endsWith("ffmpeg -i no-keyframe.ts -c:v libx264 -c:a copy no-keyframe.mp4"), note);
+    }
+
+    @Test
     void damagedPacketsAreSkippedAndTheRestIsStored() throws IOException {
         Path source = make("damaged.ts", List.of("-c:v", "libx264", "-c:a", "aac"));
         byte[] bytes = Files.readAllBytes(source);
