@@ -122,7 +122,7 @@ final class MpegTsRemuxer {
             try {
                 Collector collector = new Collector(out);
                 long skipped = MpegTsDemuxer.read(in, packetBytes, collector);
-                if (collector.unplayable.size() > 0 || collector.program == null) {
+                if (collector.program == null || !collector.unplayable.isEmpty() || collector.tracks.isEmpty()) {
                     out.close();
                     return new Preparation.Discrete(collector.note(file));
                 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,58 @@ class MpegTsRemuxerTest {
         String note = assertInstanceOf(Preparation.Discrete.class, prepared).note();
         assertTrue(note != null && note.startsWith("stream 0x0100 (H.264) holds 100 frames but none a decoder")
             && note.endsWith("ffmpeg -i no-keyframe.ts -c:v libx264 -c:a copy no-keyframe.mp4"), note);
+    }
+
+    @Test
+    void aStreamOfNoAudioOrVideoIsDiscreteWithANote() throws IOException {
+        byte[] pat = section(0x00, new byte[] {0x00, 0x01, (byte) 0xE1, 0x00});
+        byte[] pmt = section(0x02, new byte[] {(byte) 0xE1, 0x01, (byte) 0xF0, 0x00, 0x06, (byte) 0xE1, 0x01,
+            (byte) 0xF0, 0x02, 0x56, 0x00});
+        byte[] ts = new byte[4 * MpegTsDemuxer.PACKET_BYTES];
+        for (int i = 0; i < 4; i++) {
+            packet(ts, i, i % 2 == 0 ? 0 : 0x100, i / 2, i % 2 == 0 ? pat : pmt);
+        }
+        Path source = Files.write(dir.resolve("teletext.ts"), ts);
+
+        Preparation prepared = MediaIndexers.prepare(source, SECOND, dir);
+
+        assertEquals("the MPEG transport stream holds no audio or video stream Rondo knows: there is nothing to stream",
+            assertInstanceOf(Preparation.Discrete.class, prepared).note());
+    }
+
+    /** A PSI section of table {@code table}, id 1, version 0, holding {@code body}, with its CRC-32. */
+    private static byte[] section(int table, byte[] body) {
+        byte[] s = new byte[8 + body.length + 4];
+        int length = 5 + body.length + 4;
+        s[0] = (byte) table;
+        s[1] = (byte) (0xB0 | length >> 8);
+        s[2] = (byte) length;
+        s[4] = 0x01;
+        s[5] = (byte) 0xC1;
+        System.arraycopy(body, 0, s, 8, body.length);
+        int crc = -1;
+        for (int i = 0; i < s.length - 4; i++) {
+            crc ^= (s[i] & 0xFF) << 24;
+            for (int k = 0; k < 8; k++) {
+                crc = crc < 0 ? (crc << 1) ^ 0x04C11DB7 : crc << 1;
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            s[s.length - 4 + i] = (byte) (crc >>> (24 - 8 * i));
+        }
+        return s;
+    }
+
+    /** Transport packet {@code n} of {@code ts}: PID {@code pid}, a section starting in it, stuffing after. */
+    private static void packet(byte[] ts, int n, int pid, int counter, byte[] section) {
+        int at = n * MpegTsDemuxer.PACKET_BYTES;
+        Arrays.fill(ts, at, at + MpegTsDemuxer.PACKET_BYTES, (byte) 0xFF);
+        ts[at] = MpegTsDemuxer.SYNC;
+        ts[at + 1] = (byte) (0x40 | pid >> 8);
+        ts[at + 2] = (byte) pid;
+        ts[at + 3] = (byte) (0x10 | counter);
+        ts[at + 4] = 0;
+        System.arraycopy(section, 0, ts, at + 5, section.length);
     }
 
     @Test
