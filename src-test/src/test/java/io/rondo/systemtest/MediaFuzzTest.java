@@ -25,8 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Fuzzes what ingest does with an uploaded file: {@link MediaIndexers#prepare} sniffs the container
  * and plans the remux of WebM/Matroska (to WebM, or to fragmented MP4 for H.264/AAC in Matroska),
- * MP4 and MP3 into one fragment per round. Seeded with tiny real files made by ffmpeg (see
- * docs/fuzzing.md); the fuzzer's files are damaged versions of them.
+ * MP4, MPEG-TS and FLAC (to fragmented MP4), Ogg Vorbis and Opus (to WebM) and MP3 into one
+ * fragment per round. Seeded with tiny real files made by ffmpeg (see docs/fuzzing.md); the
+ * fuzzer's files are damaged versions of them.
  *
  * <p>What must hold for any file: either {@link MediaFormatException}, the rejection the person
  * ingesting sees with what is wrong and where, or a plan. A continuous plan's index starts with
@@ -119,7 +120,7 @@ class MediaFuzzTest {
         Path file = Files.write(folder.resolve(name), bytes);
         Preparation prepared;
         try {
-            prepared = MediaIndexers.prepare(file, ROUND_NS);
+            prepared = MediaIndexers.prepare(file, ROUND_NS, folder);
         } catch (MediaFormatException e) {
             assertTrue(e.getMessage().matches("(truncated|corrupt|unsupported): .+"),
                 "a rejection says what is wrong: " + e.getMessage());

@@ -44,8 +44,8 @@ import java.util.function.LongConsumer;
  * the catalog entry written. A crash before the entry leaves files no entry names, which
  * {@link #recover()} removes at the next start; so an object is there whole or not at all.
  *
- * <p>Continuous objects (MP4, WebM/Matroska, MP3) are remuxed as they are copied, so that each
- * round of presentation is one fragment whatever the encoder's keyframe interval
+ * <p>Continuous objects (MP4, WebM/Matroska, MPEG-TS, FLAC, Ogg, MP3) are remuxed as they are copied,
+ * so that each round of presentation is one fragment whatever the encoder's keyframe interval
  * ({@link StoredMedia}); the stored copy is what HTTP serves and streams read, and the ETag is its
  * hash. Fragments are striped round-robin over the disks as the placement policy says, each
  * disk's share appended to one file so that a stream's read for a round is one contiguous IO. The
@@ -175,7 +175,7 @@ public final class IngestService {
         }
         Preparation prepared;
         try {
-            prepared = MediaIndexers.prepare(source, roundNs);
+            prepared = MediaIndexers.prepare(source, roundNs, mostFree().root().resolve(ContentStore.TMP));
         } catch (MediaFormatException e) {
             throw new IngestException(source + " is not media Rondo can serve: " + e.getMessage(), e);
         }
@@ -205,8 +205,9 @@ public final class IngestService {
         }
         if (request.kind() == Kind.CONTINUOUS) {
             throw new IngestException(source + (note != null ? ": " + note
-                : " is not media Rondo can parse (MP4, WebM/Matroska, MP3), so it cannot find its fragments; declare "
-                + "its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or ingest it as discrete"));
+                : " is not media Rondo can parse (MP4, WebM/Matroska, MPEG-TS, FLAC, Ogg, MP3), so it cannot find its"
+                + " fragments; declare its bit rate (--bitrate) to stream it with a constant-bit-rate estimate, or"
+                + " ingest it as discrete"));
         }
         if (note != null) {
             notes.accept(name + " is stored as discrete data (downloadable, not streamed): " + note);

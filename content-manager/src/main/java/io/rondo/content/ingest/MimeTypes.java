@@ -18,7 +18,9 @@ public final class MimeTypes {
         Map.entry("webm", "video/webm"), Map.entry("mkv", "video/x-matroska"), Map.entry("mp4", "video/mp4"),
         Map.entry("m4v", "video/mp4"), Map.entry("m4a", "audio/mp4"), Map.entry("mov", "video/quicktime"),
         Map.entry("mp3", "audio/mpeg"), Map.entry("ogg", "audio/ogg"), Map.entry("opus", "audio/ogg"),
-        Map.entry("wav", "audio/wav"), Map.entry("zip", "application/zip"), Map.entry("gz", "application/gzip"));
+        Map.entry("wav", "audio/wav"), Map.entry("zip", "application/zip"), Map.entry("gz", "application/gzip"),
+        Map.entry("ts", "video/mp2t"), Map.entry("m2ts", "video/mp2t"), Map.entry("mts", "video/mp2t"),
+        Map.entry("flac", "audio/flac"), Map.entry("oga", "audio/ogg"));
 
     /** Extensions that promise audio or video in a container Rondo can index. */
     private static final Set<String> MEDIA = Set.of("webm", "mkv", "mp4", "m4v", "m4a", "mov");

@@ -245,11 +245,19 @@ final class FragmentedMp4Writer implements StoredMedia {
             throw new IllegalArgumentException("a stored copy needs tracks, each with samples, was " + tracks.size()
                 + " tracks");
         }
-        FileChannel channel = FileChannel.open(source, StandardOpenOption.READ);
+        return plan(FileChannel.open(source, StandardOpenOption.READ), tracks, sourceBrands, roundNs);
+    }
+
+    /**
+     * {@link #plan(Path, List, List, long)} of samples in {@code source}, an open file (a remuxer's
+     * file of samples it rewrote), which this writer closes: at {@link #close}, or now if planning fails.
+     */
+    static FragmentedMp4Writer plan(FileChannel source, List<SampleTrack> tracks, List<String> sourceBrands,
+                                    long roundNs) throws IOException {
         try {
-            return new FragmentedMp4Writer(channel, tracks, sourceBrands, roundNs);
+            return new FragmentedMp4Writer(source, tracks, sourceBrands, roundNs);
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            source.close();
             throw e;
         }
     }

@@ -339,7 +339,7 @@ final class MatroskaMp4Remuxer {
     }
 
     /** The esds of ISO/IEC 14496-14 5.6: an ES_Descriptor with the DecoderConfigDescriptor (14496-1 7.2.6). */
-    private static void esds(BoxBuffer b, int objectType, byte[] decoderSpecificInfo) {
+    static void esds(BoxBuffer b, int objectType, byte[] decoderSpecificInfo) {
         int decoderConfig = 13 + (decoderSpecificInfo == null ? 0 : descriptorLength(decoderSpecificInfo.length));
         int esDescriptor = 3 + descriptorLength(decoderConfig) + descriptorLength(1);
         int esds = b.beginFull("esds", 0, 0);

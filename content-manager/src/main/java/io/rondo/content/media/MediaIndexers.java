@@ -11,9 +11,10 @@ import java.util.Map;
 
 /**
  * Where ingest decides what a file is: the content decides the container, never the file name.
- * MP4, WebM and Matroska, and MP3 are continuous objects, remuxed into fragments of one round each
- * (papers/001 Section 1.1); anything else is a discrete object, with a note where it is media in
- * another container ({@link OtherMedia}).
+ * MP4 and QuickTime, WebM and Matroska, MPEG-TS, Ogg (Vorbis, Opus), FLAC and MP3 are continuous
+ * objects, remuxed into fragments of one round each (papers/001 Section 1.1); WAV and anything else
+ * is a discrete object, with a note where it is media that says how to make it streamable
+ * ({@link WaveFiles}, {@link OtherMedia}).
  */
 public final class MediaIndexers {
 
@@ -40,6 +41,15 @@ public final class MediaIndexers {
      * @throws IOException          if the file cannot be read
      */
     public static Preparation prepare(Path file, long roundNs) throws IOException {
+        return prepare(file, roundNs, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * {@link #prepare(Path, long)}, with {@code scratch} the folder where a remuxer that rewrites
+     * samples (MPEG-TS) keeps them until the stored copy is written: a file as large as the media,
+     * unlinked as soon as it is opened, so that nothing of it outlives the ingest.
+     */
+    public static Preparation prepare(Path file, long roundNs, Path scratch) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
@@ -52,6 +62,19 @@ public final class MediaIndexers {
         }
         if (IsoBoxes.sniff(head)) {
             return Mp4Remuxer.prepare(file, roundNs);
+        }
+        if (MpegTsRemuxer.sniff(head)) {
+            return MpegTsRemuxer.prepare(file, roundNs, scratch);
+        }
+        if (WaveFiles.sniff(head)) {
+            return new Preparation.Discrete(WaveFiles.note(head, file));
+        }
+        if (OggWebmRemuxer.sniff(head)) {
+            return OggWebmRemuxer.prepare(file, roundNs);
+        }
+        long flac = FlacRemuxer.streamStart(head, file);
+        if (flac >= 0) {
+            return FlacRemuxer.prepare(file, flac, roundNs);
         }
         if (Mp3Remuxer.sniff(head)) {
             return Mp3Remuxer.prepare(file, roundNs);

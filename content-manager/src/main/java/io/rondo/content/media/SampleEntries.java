@@ -9,8 +9,8 @@ import java.util.Set;
  * person, whether Rondo streams it, and the codecs parameter of a MediaSource type (RFC 6381) from
  * its decoder configuration box.
  *
- * <p>Rondo streams what browsers play from MP4: H.264, H.265, AV1 and VP9 video; AAC, Opus and MP3
- * audio (an {@code mp4a} of object type 0x40 with an AAC audio object type, 0x66 to 0x68 for MPEG-2
+ * <p>Rondo streams what browsers play from MP4: H.264, H.265, AV1 and VP9 video; AAC, Opus, FLAC and
+ * MP3 audio (an {@code mp4a} of object type 0x40 with an AAC audio object type, 0x66 to 0x68 for MPEG-2
  * AAC, 0x69 or 0x6B for MPEG audio; or a QuickTime {@code .mp3}). Object types 0x69 and 0x6B also
  * cover MPEG layer 2, which only the frames themselves tell apart; they are taken as MP3.
  */
@@ -87,6 +87,9 @@ final class SampleEntries {
             }
             case ".mp3" -> {
                 return new Codec(type, "MP3", "mp3", true, false);
+            }
+            case "fLaC" -> {
+                return new Codec(type, "FLAC", "flac", true, false);
             }
             case "mp4a" -> {
                 if (config == null) {
