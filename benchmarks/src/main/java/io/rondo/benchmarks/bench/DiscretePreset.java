@@ -24,13 +24,16 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * The discrete workload, Rondo beside nginx in one run: a seeded file set (sizes ~ Normal(50 kB,
@@ -59,6 +62,8 @@ public final class DiscretePreset implements Callable<Integer> {
     static final double[] QUICK_SWEEP = {0.5, 1.0};
     /** The open rate at which the p99s are compared: one nginx holds with room to spare. */
     static final double COMPARED_FRACTION = 0.75;
+    /** The label of the server of {@code --baseline-jar}. */
+    static final String BASELINE = "rondo-baseline";
 
     @Spec
     private CommandSpec spec;
@@ -142,6 +147,11 @@ public final class DiscretePreset implements Callable<Integer> {
     @Option(names = "--rondo-java-opts", paramLabel = "FLAGS", defaultValue = "",
         description = "Extra JVM flags for the Rondo server, split on spaces.")
     private String rondoJavaOpts;
+
+    @Option(names = "--baseline-jar", paramLabel = "JAR",
+        description = "Another build's rondo.jar (a copy of it made before a change), served as 'rondo-baseline' "
+            + "from a copy of the same library and measured beside Rondo and nginx in every step, alternating.")
+    private Path baselineJar;
 
     /** Runs it from the command line; see {@code --help}. */
     public static void main(String[] args) {
@@ -237,10 +247,20 @@ public final class DiscretePreset implements Callable<Integer> {
             InetSocketAddress rondoAddress;
             String clipUrl = null;
             RondoProcess rondo = null;
+            InetSocketAddress baselineAddress = null;
             if (rondoUrl == null) {
                 Path clip = settings.streams() > 0
                     ? Clip.make(work.resolve("clips"), settings.streamBitrate(), settings.clipSeconds()) : null;
                 Path data = Library.prepare(work, set, clip, progress);
+                if (baselineJar != null) {
+                    Path copy = copyTree(data, work.resolve("rondo-baseline-data"));
+                    progress.println("bench: starting rondo serve of " + baselineJar + " (rondo-baseline)");
+                    progress.flush();
+                    RondoProcess baseline = RondoProcess.serve(baselineJar.toAbsolutePath(), copy, false,
+                        settings.rondoJavaOptions(), work.resolve("rondo-baseline-serve.log"));
+                    servers.add(baseline);
+                    baselineAddress = new InetSocketAddress(baseline.host(), baseline.httpPort());
+                }
                 progress.println("bench: starting rondo serve");
                 progress.flush();
                 rondo = RondoProcess.serve(data, false, settings.rondoJavaOptions(), work.resolve("rondo-serve.log"));
@@ -264,11 +284,14 @@ public final class DiscretePreset implements Callable<Integer> {
                 nginxes.add(nginx);
             }
             warmUp(settings, load, rondoAddress, "rondo", progress);
+            if (baselineAddress != null) {
+                warmUp(settings, load, baselineAddress, BASELINE, progress);
+            }
             for (Nginx nginx : nginxes) {
                 warmUp(settings, load, nginx.address(), nginx.variant().label(), progress);
             }
             for (Nginx nginx : nginxes) {
-                compare(settings, load, rondoAddress, nginx, report, progress);
+                compare(settings, load, rondoAddress, baselineAddress, nginx, report, progress);
             }
             if (settings.streams() > 0 && clipUrl != null) {
                 withStreams(settings, load, rondoAddress, clipUrl, report, progress);
@@ -306,8 +329,34 @@ public final class DiscretePreset implements Callable<Integer> {
         }
     }
 
-    private void compare(Settings settings, HttpLoad load, InetSocketAddress rondo, Nginx nginx,
-                         DiscreteReport report, PrintWriter progress) throws InterruptedException, IOException {
+    /**
+     * Copies a data folder whole, so that a second server can open its own catalog. The copy is made
+     * afresh each run.
+     */
+    private static Path copyTree(Path from, Path to) throws IOException {
+        if (Files.exists(to)) {
+            try (Stream<Path> old = Files.walk(to)) {
+                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return to;
+    }
+
+    private void compare(Settings settings, HttpLoad load, InetSocketAddress rondo, InetSocketAddress baseline,
+                         Nginx nginx, DiscreteReport report, PrintWriter progress)
+        throws InterruptedException, IOException {
         Nginx.Variant variant = nginx.variant();
         int connections = Settings.connections(variant);
         String rondoLabel = "rondo";
@@ -316,6 +365,9 @@ public final class DiscretePreset implements Callable<Integer> {
         for (int repeat = 0; repeat < settings.repeats(); repeat++) {
             ClosedLoop r = jmh(settings, rondo, rondoLabel, connections, progress);
             report.closed(variant, rondoLabel, r);
+            if (baseline != null) {
+                report.closed(variant, BASELINE, jmh(settings, baseline, BASELINE, connections, progress));
+            }
             ClosedLoop n = jmh(settings, nginx.address(), nginxLabel, connections, progress);
             report.closed(variant, nginxLabel, n);
             nginxBest = Math.max(nginxBest, n.perSecond());
@@ -325,6 +377,11 @@ public final class DiscretePreset implements Callable<Integer> {
             LoadStep r = step(load, settings, rondo, rate, connections, 100);
             report.open(variant, rondoLabel, fraction, r);
             log(progress, variant, rondoLabel, r);
+            if (baseline != null) {
+                LoadStep b = step(load, settings, baseline, rate, connections, 100);
+                report.open(variant, BASELINE, fraction, b);
+                log(progress, variant, BASELINE, b);
+            }
             LoadStep n = step(load, settings, nginx.address(), rate, connections, 100);
             report.open(variant, nginxLabel, fraction, n);
             log(progress, variant, nginxLabel, n);

@@ -133,6 +133,17 @@ final class DiscreteReport {
                 DiscretePreset.Settings.connections(variant), rondo, nginx, rondo / nginx, rondoP99, nginxP99,
                 rondoP99 / nginxP99);
         }
+        for (Nginx.Variant variant : closed.keySet()) {
+            double baseline = throughput(variant, DiscretePreset.BASELINE);
+            if (!Double.isNaN(baseline)) {
+                double nginx = throughput(variant, variant.label());
+                double baselineP99 = p99At(variant, DiscretePreset.BASELINE, fraction);
+                double nginxP99 = p99At(variant, variant.label(), fraction);
+                line(out, "| %s, Rondo baseline | %d | %,.0f | %,.0f | %.2fx | %.2f / %.2f ms | %.2fx |",
+                    variant.label(), DiscretePreset.Settings.connections(variant), baseline, nginx, baseline / nginx,
+                    baselineP99, nginxP99, baselineP99 / nginxP99);
+            }
+        }
         line(out, "");
         line(out, "Targets: Rondo req/s >= %.1fx nginx's: %s; p99 <= %.1fx nginx's: %s", TARGET_THROUGHPUT,
             verdict(throughputMet), TARGET_P99, verdict(p99Met));
@@ -245,8 +256,9 @@ final class DiscreteReport {
                         x[i] = Math.max(0.001, s.step().latencyMs(CDF_PERCENTILES[i]));
                         y[i] = CDF_PERCENTILES[i] / 100;
                     }
-                    String name = server.getKey().equals("rondo")
-                        ? "Rondo (vs " + variant.getKey().label() + ", c" + s.step().connections() + ")"
+                    String name = server.getKey().startsWith("rondo")
+                        ? label(server.getKey()) + " (vs " + variant.getKey().label() + ", c"
+                            + s.step().connections() + ")"
                         : variant.getKey().label() + " (c" + s.step().connections() + ")";
                     style(chart.addSeries(name, x, y), server.getKey());
                 });
@@ -267,8 +279,8 @@ final class DiscreteReport {
                 for (double value : x) {
                     top = Math.max(top, value);
                 }
-                String name = server.getKey().equals("rondo") ? "Rondo (" + variant.getKey().name().toLowerCase(
-                    Locale.ROOT) + " sweep)" : variant.getKey().label();
+                String name = server.getKey().startsWith("rondo") ? label(server.getKey()) + " ("
+                    + variant.getKey().name().toLowerCase(Locale.ROOT) + " sweep)" : variant.getKey().label();
                 style(chart.addSeries(name, x, y), server.getKey());
             }
         }
@@ -288,9 +300,16 @@ final class DiscreteReport {
         return chart;
     }
 
+    /** A Rondo server's name in a chart's legend. */
+    private static String label(String server) {
+        return server.equals(DiscretePreset.BASELINE) ? "Rondo baseline" : "Rondo";
+    }
+
     private static void style(org.knowm.xchart.XYSeries series, String server) {
         series.setMarker(SeriesMarkers.CIRCLE);
-        if (!server.equals("rondo")) {
+        if (server.equals(DiscretePreset.BASELINE)) {
+            series.setMarker(SeriesMarkers.DIAMOND);
+        } else if (!server.equals("rondo")) {
             series.setLineStyle(new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                 new float[] {8f, 4f}, 0f));
         }

@@ -107,7 +107,13 @@ public final class RondoProcess implements AutoCloseable {
      */
     public static RondoProcess serve(Path data, boolean emulate, List<String> javaOptions, Path output)
         throws IOException {
-        List<String> command = java(javaOptions);
+        return serve(jar(), data, emulate, javaOptions, output);
+    }
+
+    /** As {@link #serve(Path, boolean, List, Path)}, with the server of another build's rondo.jar. */
+    public static RondoProcess serve(Path jar, Path data, boolean emulate, List<String> javaOptions, Path output)
+        throws IOException {
+        List<String> command = java(jar, javaOptions);
         command.addAll(List.of("serve", "--data", data.toString(), "--address", "127.0.0.1", "--port", "0",
             "--stream-port", "0", "--admin-port", "0"));
         if (emulate) {
@@ -138,11 +144,10 @@ public final class RondoProcess implements AutoCloseable {
     }
 
     private static List<String> java() throws IOException {
-        return java(List.of());
+        return java(jar(), List.of());
     }
 
-    private static List<String> java(List<String> javaOptions) throws IOException {
-        Path jar = jar();
+    private static List<String> java(Path jar, List<String> javaOptions) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IOException(jar + " is missing: build it with ./rondo --help (or mvn -B -DskipTests -pl "
                 + "server-core -am package), or point -Drondo.home at a checkout that has it");

@@ -29,7 +29,7 @@ public final class ObjectNames {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("an object name must not be empty");
         }
-        String composed = Normalizer.isNormalized(name, Normalizer.Form.NFC) ? name
+        String composed = ascii(name) || Normalizer.isNormalized(name, Normalizer.Form.NFC) ? name
             : Normalizer.normalize(name, Normalizer.Form.NFC);
         String slashed = collapseSlashes(composed.startsWith("/") ? composed : "/" + composed);
         if (slashed.length() > MAX_LENGTH) {
@@ -61,6 +61,16 @@ public final class ObjectNames {
             }
         }
         return slashed;
+    }
+
+    /** Whether a name is all ASCII, which is NFC as it is (the common case, checked without the normalizer). */
+    private static boolean ascii(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            if (name.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The path with every run of '/' made one; the path itself when it has none (a request's usual case). */

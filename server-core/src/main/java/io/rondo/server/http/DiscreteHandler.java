@@ -40,6 +40,8 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     private final DiscreteRouter router;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     private BodyPump transfer;
+    /** What a pump calls once its body is sent: made once per connection, not per request. */
+    private Runnable transferDone;
     /** Whether a refused request was answered: its answer closes the connection, and nothing after it is. */
     private boolean ended;
 
@@ -68,7 +70,10 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         while (transfer == null && ctx.channel().isActive() && ctx.channel().isWritable()
             && (next = waiting.poll()) != null) {
             try {
-                transfer = router.route(ctx, next, () -> transferDone(ctx));
+                if (transferDone == null) {
+                    transferDone = () -> transferDone(ctx);
+                }
+                transfer = router.route(ctx, next, transferDone);
                 if (transfer != null) {
                     transfer.pump();
                 }

@@ -122,7 +122,7 @@ final class DiscreteRouter {
                 false);
             return null;
         }
-        if (!path.startsWith("/") || path.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == '\\')) {
+        if (!path.startsWith("/") || hasControlOrBackslash(path)) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not an absolute path",
                 false);
             return null;
@@ -142,6 +142,16 @@ final class DiscreteRouter {
             return null;
         }
         return object(ctx, request, path, done);
+    }
+
+    private static boolean hasControlOrBackslash(String path) {
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\\') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private BodyPump object(ChannelHandlerContext ctx, FullHttpRequest request, String path, Runnable done) {

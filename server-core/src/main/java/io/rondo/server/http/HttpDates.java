@@ -6,9 +6,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * HTTP dates of epoch-millisecond times, remembered in a small direct-mapped table: a hot
- * object's Last-Modified is formatted once, not once per answer. Any thread may ask; a slot holds
- * one immutable entry, so a race only formats a date twice.
+ * HTTP dates of epoch-millisecond times, remembered by their second in a small direct-mapped
+ * table: a hot object's Last-Modified is formatted once, not once per answer, and objects written
+ * within the same second (a library ingested at once) share one entry rather than evicting each
+ * other. Any thread may ask; a slot holds one immutable entry, so a race only formats a date twice.
  */
 final class HttpDates {
 
@@ -22,7 +23,7 @@ final class HttpDates {
     private static final int SLOT_BITS = 10;
     private static final int SLOTS = 1 << SLOT_BITS;
 
-    private record Entry(long epochMs, String text) {
+    private record Entry(long epochSecond, String text) {
     }
 
     private final DateTimeFormatter format;
@@ -32,12 +33,13 @@ final class HttpDates {
         this.format = format;
     }
 
-    /** The date of {@code epochMs} as {@code format} writes it. */
+    /** The date of {@code epochMs} as {@code format} writes it, to the second (an HTTP date has no finer part). */
     String format(long epochMs) {
-        int slot = (int) (epochMs ^ epochMs >>> 32) * 0x9E3779B9 >>> Integer.SIZE - SLOT_BITS;
+        long epochSecond = Math.floorDiv(epochMs, 1000L);
+        int slot = (int) (epochSecond ^ epochSecond >>> 32) * 0x9E3779B9 >>> Integer.SIZE - SLOT_BITS;
         Entry entry = slots[slot];
-        if (entry == null || entry.epochMs() != epochMs) {
-            entry = new Entry(epochMs, format.format(Instant.ofEpochMilli(epochMs)));
+        if (entry == null || entry.epochSecond() != epochSecond) {
+            entry = new Entry(epochSecond, format.format(Instant.ofEpochSecond(epochSecond)));
             slots[slot] = entry;
         }
         return entry.text();

@@ -37,10 +37,12 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ObjectResponse {
 
     /**
-     * The heads of 200 and 206 answers skip Netty's header validation: every name is a constant and
-     * every value Rondo's own (validators from the catalog, ranges it computed).
+     * The heads of 200 and 206 answers skip Netty's header validation, of names as well as values
+     * (Netty's {@code withValidation(false)} alone still checks every name): every name is a
+     * constant and every value Rondo's own (validators from the catalog, ranges it computed).
      */
-    private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+    private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory()
+        .withNameValidation(false).withValueValidation(false);
     /** Last-Modified values by modification time, so a hot object's is formatted once, not per answer. */
     private static final HttpDates LAST_MODIFIED = new HttpDates(HttpDates.IMF_FIXDATE);
 

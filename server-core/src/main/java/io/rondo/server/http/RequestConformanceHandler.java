@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 
@@ -77,19 +78,22 @@ public final class RequestConformanceHandler extends ChannelInboundHandlerAdapte
         if (version.minorVersion() > 1) {
             request.setProtocolVersion(HttpVersion.HTTP_1_1);
         }
-        List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1) {
+        Iterator<String> hosts = request.headers().valueStringIterator(HttpHeaderNames.HOST);
+        String host = hosts.hasNext() ? hosts.next() : null;
+        if (hosts.hasNext()) {
             return Refusal.badRequest("a request has one Host header");
         }
-        if (hosts.isEmpty() && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+        if (host == null && request.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             return Refusal.badRequest("an HTTP/1.1 request needs a Host header");
         }
-        if (!hosts.isEmpty() && !validHost(hosts.get(0))) {
+        if (host != null && !validHost(host)) {
             return Refusal.badRequest("the Host header is not a host");
         }
-        Refusal coding = transferCoding(request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING));
-        if (coding != null) {
-            return coding;
+        if (request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+            Refusal coding = transferCoding(request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING));
+            if (coding != null) {
+                return coding;
+            }
         }
         String target = request.uri();
         if (!target.startsWith("/") && absoluteForm(target)) {
