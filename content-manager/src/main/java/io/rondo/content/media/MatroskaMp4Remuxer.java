@@ -257,25 +257,8 @@ final class MatroskaMp4Remuxer {
     /** {@code avc1} + {@code avcC} or {@code hvc1} + {@code hvcC} (ISO/IEC 14496-15), CodecPrivate as the record. */
     static byte[] visualEntry(Track track) {
         boolean hevc = track.codecId().equals("V_MPEGH/ISO/HEVC");
-        BoxBuffer b = new BoxBuffer(256);
-        int entry = b.begin(hevc ? "hvc1" : "avc1");
-        b.zeros(6);
-        b.u16(1);
-        b.zeros(16);
-        b.u16((int) track.pixelWidth());
-        b.u16((int) track.pixelHeight());
-        b.u32(0x0048_0000);
-        b.u32(0x0048_0000);
-        b.u32(0);
-        b.u16(1);
-        b.zeros(32);
-        b.u16(0x0018);
-        b.u16(0xFFFF);
-        int config = b.begin(hevc ? "hvcC" : "avcC");
-        b.bytes(bytes(track.codecPrivate()));
-        b.end(config);
-        b.end(entry);
-        return b.toArray();
+        return SampleEntryBoxes.visual(hevc ? "hvc1" : "avc1", hevc ? "hvcC" : "avcC", bytes(track.codecPrivate()),
+            (int) track.pixelWidth(), (int) track.pixelHeight());
     }
 
     /** {@code mp4a} + {@code esds} for AAC and MP3, {@code Opus} + {@code dOps} for Opus. */

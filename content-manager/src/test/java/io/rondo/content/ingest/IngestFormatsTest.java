@@ -114,6 +114,9 @@ class IngestFormatsTest {
             ffmpeg = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(temp.resolve("ffmpeg.log")
                 .toFile()).start();
         } catch (IOException e) {
+            if (Boolean.getBoolean("rondo.ffmpeg.required")) {
+                throw new AssertionError("ffmpeg is required (rondo.ffmpeg.required) but cannot run", e);
+            }
             assumeTrue(false, "ffmpeg is not installed: " + e.getMessage());
             throw e;
         }
