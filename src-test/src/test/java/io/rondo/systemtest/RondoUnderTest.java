@@ -1,5 +1,6 @@
 package io.rondo.systemtest;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
@@ -10,7 +11,6 @@ import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.server.config.ConnectionSettings;
@@ -157,9 +157,11 @@ final class RondoUnderTest implements AutoCloseable {
         byte[] note = "a note, read through the disks\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("note.txt"), note), NOTE, null, 0),
             c -> { });
-        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), device);
+        DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .device(device)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             admission, streamSettings, streamLimit);

@@ -4,6 +4,7 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -43,7 +44,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * {@code rondo serve}: the server. Discrete data over HTTP and continuous data over the stream
@@ -183,10 +183,15 @@ final class ServeCommand implements Callable<Integer> {
                 admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
                 admin.readTokenFile() != null ? admin.readTokenFile()
                     : library.dataFolder().resolve("rondo/read.token"), System.getenv());
-            try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-                     settings.schedulingPolicy(), byDisk::get,
-                     settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
-                     Function.identity(), settings.diskSettings());
+            try (DiskRuntime disks = new DiskRuntime(
+                     DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                     .policy(settings.schedulingPolicy())
+                     .models(byDisk::get)
+                     .roundNs(settings.roundMs() * 1_000_000L)
+                     .bufferCeilingBytes(settings.buffersCeilingBytes())
+                     .emulate(emulate)
+                     .settings(settings.diskSettings())
+                     .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
                      library.directory(), disks, settings.admissionConfig(), settings.streamSettings(),
                      connections.streamsLimit())) {

@@ -1,8 +1,8 @@
 package io.rondo.server.admin;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A running server's admin port over a small real library, as {@code rondo serve} wires it: the
@@ -80,9 +79,10 @@ final class AdminFixture implements AutoCloseable {
             c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(folder.resolve("t.txt"), "text"), "/t.txt", null,
             0), c -> { });
-        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+        DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults());

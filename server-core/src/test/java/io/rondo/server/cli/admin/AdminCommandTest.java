@@ -2,6 +2,7 @@ package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.Accept;
@@ -9,7 +10,6 @@ import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
@@ -48,7 +48,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
@@ -92,9 +91,10 @@ class AdminCommandTest {
             Files.copy(in, clip);
         }
         library.ingest().ingest(new IngestRequest(clip, "/clip.webm", null, 0), copied -> { });
-        disks = running(new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity()));
+        disks = running(new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())));
         streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults()));
         metrics = new RondoMetrics();
