@@ -11,6 +11,7 @@ import io.rondo.client.protocol.ErrorCode;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.server.ServerMetrics;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -23,7 +24,6 @@ import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
-import io.rondo.server.observe.Observation;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -99,7 +99,7 @@ class AdminCommandTest {
             AdmissionConfig.defaults()));
         metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
-        Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
+        ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
