@@ -13,6 +13,7 @@ import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.StorageSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
@@ -101,7 +102,7 @@ final class ServeCommand implements Callable<Integer> {
         if (adminPort < 0 || adminPort > 65535) {
             throw new IllegalArgumentException("--admin-port must be between 0 and 65535, was " + adminPort);
         }
-        if (diskProfile != null && !diskProfile.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
+        if (diskProfile != null && !diskProfile.equals(StorageSettings.MEASURED_DISK_PROFILE)) {
             try {
                 DiskProfile.resolve(diskProfile);
             } catch (IllegalArgumentException e) {

@@ -22,6 +22,7 @@ import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.SchedulerSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
@@ -100,7 +101,8 @@ class AdminCommandTest {
         metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
-        policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
+        policy = new PolicyControl(disks, streams.admission(), events, SchedulerSettings.DEFAULT_POLICY,
+            RESPONSE_BOUND_MS);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
             .routes(api.routes(new AdminRouter()));
@@ -149,7 +151,7 @@ class AdminCommandTest {
     void policyListsEverySettingAsKeyEqualsValue() {
         assertEquals(0, admin("policy"), stderr.toString());
         String out = stdout.toString();
-        assertTrue(out.contains("scheduler.policy = " + RondoConfig.DEFAULT_POLICY + "\n"), out);
+        assertTrue(out.contains("scheduler.policy = " + SchedulerSettings.DEFAULT_POLICY + "\n"), out);
         assertTrue(out.contains("scheduler.roundMs = 1000\n"), out);
         assertTrue(out.contains("discrete.responseBoundMs = " + RESPONSE_BOUND_MS + "\n"), out);
         assertTrue(out.contains("network.capacityBitsPerSecond = unlimited\n"), out);
@@ -159,8 +161,8 @@ class AdminCommandTest {
     @Test
     void setChangesTheSchedulingPolicyAndTheDiskTakesItAtTheNextRound() throws Exception {
         assertEquals(0, admin("set", "scheduler.policy=mixed-gated-scan"), stderr.toString());
-        assertTrue(stdout.toString().contains("scheduler.policy = mixed-gated-scan, was " + RondoConfig.DEFAULT_POLICY
-            + "\n"), stdout.toString());
+        assertTrue(stdout.toString().contains("scheduler.policy = mixed-gated-scan, was "
+            + SchedulerSettings.DEFAULT_POLICY + "\n"), stdout.toString());
         assertTrue(stdout.toString().endsWith("applies from the next round\n"), stdout.toString());
 
         assertEquals("mixed-gated-scan", json("policy").path("scheduler").path("policy").asText());
@@ -198,7 +200,7 @@ class AdminCommandTest {
             + "scheduler.policy, "), stderr.toString());
         assertTrue(stderr.toString().contains("buffers.ceiling (512M)"), stderr.toString());
         assertEquals(etag, policy.etag(), "the policy was not changed");
-        assertEquals(RondoConfig.DEFAULT_POLICY, policy.current().scheduler().policy());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, policy.current().scheduler().policy());
 
         assertEquals(2, rondo("admin", "--url", "http://127.0.0.1:" + closedPort(), "--token-file",
             adminTokenFile.toString(), "set", "buffers.size=1G"), "judged before any connection: " + stderr);
@@ -219,7 +221,7 @@ class AdminCommandTest {
             "scheduler.policy=mixed-gated-scan"));
         assertEquals("rondo admin set: the server answered 403 Forbidden: this needs the admin token; the read token "
             + "only reads\n", stderr.toString());
-        assertEquals(RondoConfig.DEFAULT_POLICY, policy.current().scheduler().policy());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, policy.current().scheduler().policy());
     }
 
     @Test
@@ -273,7 +275,8 @@ class AdminCommandTest {
     void jsonPrintsTheApisJsonWhereverTheOptionIsGiven() throws Exception {
         assertEquals(0, admin("--json", "policy"), stderr.toString());
         JsonNode before = JSON.readTree(stdout.toString());
-        assertEquals(RondoConfig.DEFAULT_POLICY, before.path("scheduler").path("policy").asText(), before.toString());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, before.path("scheduler").path("policy").asText(),
+            before.toString());
 
         JsonNode disk = json("disks").path("items").get(0);
         assertEquals(library.store().disks().get(0).name(), disk.path("name").asText(), disk.toString());
