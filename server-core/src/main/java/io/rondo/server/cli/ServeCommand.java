@@ -4,6 +4,7 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -198,12 +199,13 @@ final class ServeCommand implements Callable<Integer> {
                     settings.responseBoundMs(), new PolicyFile(library.dataFolder().resolve("rondo")
                         .resolve(PolicyControl.FILE)), DirectMemory.maxBytes());
                 AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
-                    Clock.systemUTC());
+                    SystemClocks.utc());
                 AdminRouter router = api.routes(new AdminRouter());
                 new ObjectsResource(library, streams, admin.maxUploadBytes()).routes(router);
                 try (AdminServer adminServer = AdminServer.start(new InetSocketAddress(admin.address(), adminPort),
                          router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey(),
-                         settings.httpSettings().headerTimeoutMs(), Clock.systemUTC(), connections.adminLimit());
+                         settings.httpSettings().headerTimeoutMs(), SystemClocks.utc(), SystemClocks.nanoClock(),
+                         connections.adminLimit());
                      HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
                          disks.start(), streams, settings.httpSettings(), metrics, Clock.systemUTC(),
                          connections.httpLimit())) {

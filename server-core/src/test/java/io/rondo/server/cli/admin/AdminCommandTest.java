@@ -11,6 +11,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -20,11 +21,13 @@ import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.Observation;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.junit.jupiter.api.AfterEach;
@@ -40,7 +43,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -101,11 +103,13 @@ class AdminCommandTest {
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
-        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
+        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, SystemClocks.utc());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
             .routes(api.routes(new AdminRouter()));
         adminServer = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null));
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null,
+            HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+            ConnectionLimit.unlimited("admin")));
         disks.start();
         adminTokenFile = Files.writeString(temp.resolve("admin.token"), ADMIN_TOKEN + "\n");
         readTokenFile = Files.writeString(temp.resolve("read.token"), READ_TOKEN + "\n");
@@ -354,7 +358,9 @@ class AdminCommandTest {
         Path cert = certificate.cert();
         Path key = certificate.key();
         String url = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key)).url();
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key,
+            HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+            ConnectionLimit.unlimited("admin"))).url();
 
         assertEquals(0, rondo("admin", "--url", url, "--token-file", adminTokenFile.toString(), "--cacert",
             cert.toString(), "policy"), stderr.toString());
