@@ -117,7 +117,7 @@ public final class RondoServer implements AutoCloseable {
         new ObjectsResource(library, streams, adminSettings.maxUploadBytes()).routes(router);
         admin = started(AdminServer.start(context.adminAddress, router, context.tokens, metrics,
             adminSettings.maxUploadBytes(), adminSettings.tlsCert(), adminSettings.tlsKey(),
-            context.httpSettings.headerTimeoutMs(), context.clock, adminLimit));
+            context.httpSettings.headerTimeoutMs(), context.clock, context.nanoClock, adminLimit));
         disks.start();
         http = started(HttpServer.start(context.httpAddress, library.directory(), disks, streams,
             context.httpSettings, metrics, context.clock, httpLimit));

@@ -65,6 +65,15 @@ public record ApiReply(int status, String contentType, Map<String, String> heade
         return new ApiReply(204, null, new LinkedHashMap<>(), new byte[0]);
     }
 
+    /**
+     * 304 with no body: the client's copy, named by {@code etag}, is current; {@code no-cache} so it
+     * asks again before each use.
+     */
+    public static ApiReply notModified(String etag) {
+        return new ApiReply(304, null, new LinkedHashMap<>(), new byte[0]).header("ETag", etag)
+            .header("Cache-Control", "no-cache");
+    }
+
     /** A problem as {@code application/problem+json}. */
     public static ApiReply problem(Problem problem) {
         try {

@@ -1,104 +1,62 @@
 package io.rondo.server.admin;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.Kind;
-import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
-import io.rondo.content.model.StoredFile;
-import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.server.config.BitRates;
 import io.rondo.server.content.Library;
-import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.stream.StreamServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+
+import static io.rondo.server.admin.ObjectRequests.nameOf;
+import static io.rondo.server.admin.ObjectRequests.notReserved;
+import static io.rondo.server.admin.ObjectRequests.taken;
 
 /**
  * The library's objects on the admin port, {@code /api/v1/objects}: listed a page at a time, read,
  * uploaded, renamed and deleted on a running server, as {@code rondo ls}, {@code ingest},
  * {@code mv} and {@code rm} do on a stopped one.
  *
- * <p>An upload's body is streamed to a temporary file in the first storage root's
- * {@code rondo/uploads/} ({@link UploadFile}) and ingested from there as {@code rondo ingest}
- * ingests a file: remuxed if it is continuous media, written aside and renamed into place before
- * its catalog entry, so a crash leaves the object whole or absent. What a crash can leave in
- * {@code rondo/uploads/} is removed when this resource is built at the next start.
+ * <p>An upload's body is streamed to a temporary file in the {@link UploadFolder} ({@link UploadFile})
+ * and ingested from there as {@code rondo ingest} ingests a file: remuxed if it is continuous media,
+ * written aside and renamed into place before its catalog entry, so a crash leaves the object whole
+ * or absent.
  *
  * <p>Threads: reads are answered on the admin event loop from the catalog's index in memory. An
- * upload's writes and its ingest run on the {@code rondo-upload} thread; renames and deletes, which
- * write the catalog and remove files, on {@code rondo-objects}, so they never wait behind an ingest.
- * Each thread ends when it has been idle for a while.
+ * upload's writes and its ingest run on the {@code rondo-upload} {@link AdminWorker}, for at most
+ * {@link UploadSlots#MAX_UPLOADS} uploads at once; renames and deletes, which write the catalog and
+ * remove files, on {@code rondo-objects}, so they never wait behind an ingest, with at most
+ * {@link #CHANGES_WAITING} waiting. Past either limit a request is refused with 503.
  */
 public final class ObjectsResource {
 
-    /** Where uploads are written until they are ingested, under the first storage root. */
-    static final String UPLOADS = "rondo/uploads";
-
     /** The reply header that carries what ingest noted about an upload, e.g. why media became discrete. */
     static final String NOTE_HEADER = "Rondo-Note";
+
+    /** The most renames and deletes that wait for the {@code rondo-objects} thread; one more is a 503. */
+    static final int CHANGES_WAITING = 64;
 
     private static final Logger LOG = LoggerFactory.getLogger(ObjectsResource.class);
 
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 500;
-    private static final long IDLE_SECONDS = 30;
-
-    /**
-     * An object as the API shows it; the media fields are null for a discrete object.
-     *
-     * @param name            its name, {@code /videos/a.mp4}
-     * @param kind            {@code discrete} or {@code continuous}
-     * @param mimeType        its Content-Type
-     * @param size            its bytes as stored
-     * @param etag            its strong validator, quotes included
-     * @param modified        when it was stored or last renamed
-     * @param disks           the disks its bytes are on
-     * @param durationSeconds its presentation time
-     * @param bitsPerSecond   its mean bit rate
-     * @param fragments       its fragments, one round each
-     * @param codecs          its codecs, as MediaSource.isTypeSupported takes them
-     * @param streams         the streams reading it now
-     */
-    public record ObjectView(String name, String kind, String mimeType, long size, String etag, String modified,
-                             List<String> disks, Double durationSeconds, Long bitsPerSecond, Integer fragments,
-                             String codecs, int streams) {
-    }
-
-    /** {@code GET /api/v1/objects}: a page, and the cursor of the next one (null on the last). */
-    public record ObjectPage(List<ObjectView> items, String next) {
-    }
 
     private final Library library;
     private final StreamServer streams;
     private final long maxUploadBytes;
     private final Path uploads;
-    private final Executor uploadThread = idleEndingThread("rondo-upload");
-    private final Executor changeThread = idleEndingThread("rondo-objects");
-    private final Set<String> uploading = ConcurrentHashMap.newKeySet();
+    private final AdminWorker uploadThread = new AdminWorker("rondo-upload", UploadSlots.QUEUE);
+    private final AdminWorker changeThread = new AdminWorker("rondo-objects", CHANGES_WAITING);
+    private final UploadSlots uploading = new UploadSlots();
 
     /**
      * Builds the resource, removing the uploads a crash left in {@code rondo/uploads/}.
@@ -112,11 +70,7 @@ public final class ObjectsResource {
         this.library = library;
         this.streams = streams;
         this.maxUploadBytes = maxUploadBytes;
-        this.uploads = library.dataFolder().resolve(UPLOADS);
-        int removed = removeLeftovers(uploads);
-        if (removed > 0) {
-            LOG.info("removed {} upload{} a crash interrupted from {}", removed, removed == 1 ? "" : "s", uploads);
-        }
+        this.uploads = UploadFolder.open(library.dataFolder());
     }
 
     /** Adds the objects' routes. */
@@ -138,30 +92,10 @@ public final class ObjectsResource {
             throw Problem.invalid("prefix", "prefix is the start of object names, which begin with '/' (e.g. "
                 + "/videos/), was '" + prefix + "'");
         }
-        List<MediaObject> page = library.store().catalog().page(prefix, after(request.param("cursor")), limit + 1);
-        String next = page.size() > limit ? cursorAfter(page.get(limit - 1).name()) : null;
-        return ApiReply.ok(new ObjectPage(page.stream().limit(limit).map(this::view).toList(), next));
-    }
-
-    /** The cursor of the page after the object {@code name}: its name, base64url. */
-    private static String cursorAfter(String name) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The name a cursor says the page starts after, or null for the first page. */
-    private static String after(String cursor) {
-        if (cursor == null) {
-            return null;
-        }
-        try {
-            String name = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            if (name.startsWith("/")) {
-                return name;
-            }
-        } catch (IllegalArgumentException e) {
-            // answered below
-        }
-        throw Problem.invalid("cursor", "cursor is the 'next' of the page before, was '" + cursor + "'");
+        List<MediaObject> page = library.store().catalog().page(prefix, ObjectCursor.name(request.param("cursor")),
+            limit + 1);
+        String next = page.size() > limit ? ObjectCursor.after(page.get(limit - 1).name()) : null;
+        return ApiReply.ok(new ObjectView.Page(page.stream().limit(limit).map(this::view).toList(), next));
     }
 
     /** One object; a name no object can have is not found either, the reason in the detail. */
@@ -177,11 +111,9 @@ public final class ObjectsResource {
 
     private Route.UploadSink upload(ApiRequest request) {
         String name = nameOf(request);
-        if (PlayerFiles.reserved(name)) {
-            throw reserved("name", name);
-        }
-        Kind kind = kind(request.param("kind"));
-        long bitRate = bitRate(request.param("bitrate"));
+        notReserved("name", name);
+        Kind kind = ObjectRequests.kind(request.param("kind"));
+        long bitRate = ObjectRequests.bitRate(request.param("bitrate"));
         if (library.store().catalog().byName(name).isPresent()) {
             throw taken(name);
         }
@@ -189,11 +121,9 @@ public final class ObjectsResource {
         if (clash != null) {
             throw Problem.conflict(clash);
         }
-        if (!uploading.add(name)) {
-            throw Problem.conflict(name + " is being uploaded by another request");
-        }
+        uploading.take(name);
         return new UploadFile(uploads, uploadThread, maxUploadBytes,
-            file -> ingest(name, kind, bitRate, file, request), () -> uploading.remove(name));
+            file -> ingest(name, kind, bitRate, file, request), () -> uploading.release(name));
     }
 
     /** Brings a complete upload into the library; on the upload thread. */
@@ -229,11 +159,9 @@ public final class ObjectsResource {
     private CompletableFuture<ApiReply> delete(ApiRequest request) {
         String name = nameOf(request);
         boolean force = request.flag("force");
-        if (PlayerFiles.reserved(name)) {
-            throw reserved("name", name);
-        }
+        notReserved("name", name);
         long id = existing(name).id();
-        return CompletableFuture.supplyAsync(() -> {
+        return changeThread.submit(() -> {
             int reading = streams.streamsOf(id);
             if (force && reading > 0) {
                 LOG.info("admin {}: ending {} stream{} of {} to delete it", request.remote(), reading,
@@ -250,24 +178,15 @@ public final class ObjectsResource {
             }
             LOG.info("admin {}: deleted {}", request.remote(), name);
             return ApiReply.noContent();
-        }, changeThread);
+        });
     }
 
     private CompletableFuture<ApiReply> move(ApiRequest request) {
         String from = nameOf(request);
-        String type = request.headers().get("Content-Type");
-        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-            throw Problem.unsupportedMediaType("a move's body is JSON, {\"to\": \"/new/name\"}, as "
-                + "application/json; was " + type);
-        }
-        String to = target(request.body());
-        if (PlayerFiles.reserved(from)) {
-            throw reserved("name", from);
-        }
-        if (PlayerFiles.reserved(to)) {
-            throw reserved("to", to);
-        }
-        return CompletableFuture.supplyAsync(() -> {
+        String to = ObjectRequests.moveTarget(request);
+        notReserved("name", from);
+        notReserved("to", to);
+        return changeThread.submit(() -> {
             existing(from);
             if (library.store().catalog().byName(to).isPresent()) {
                 throw taken(to);
@@ -285,43 +204,11 @@ public final class ObjectsResource {
             }
             LOG.info("admin {}: renamed {} to {}", request.remote(), from, renamed.name());
             return ApiReply.ok(view(renamed));
-        }, changeThread);
-    }
-
-    /** The new name in a move's body, {@code {"to": "/new/name"}}. */
-    private static String target(byte[] body) {
-        JsonNode move;
-        try {
-            move = ApiReply.JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw Problem.invalid(null, "the body is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw Problem.invalid(null, "the body is not JSON: " + e.getMessage());
-        }
-        if (move == null || !move.isObject()) {
-            throw Problem.invalid(null, "a move is a JSON object naming the new name, e.g. {\"to\":\"/videos/b.mp4\"}");
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = move.fields(); fields.hasNext(); ) {
-            String field = fields.next().getKey();
-            if (!field.equals("to")) {
-                throw Problem.invalid(field, "a move has one field, to; not '" + field + "'");
-            }
-        }
-        JsonNode to = move.get("to");
-        if (to == null || !to.isTextual()) {
-            throw Problem.invalid("to", "to is the object's new name as a string, e.g. \"/videos/b.mp4\"");
-        }
-        return normalized(to.textValue(), "to");
+        });
     }
 
     private ObjectView view(MediaObject object) {
-        MediaIndex media = object.media();
-        return new ObjectView(object.name(), object.kind().name().toLowerCase(Locale.ROOT), object.mimeType(),
-            object.size(), object.etag(), Instant.ofEpochMilli(object.modifiedMs()).toString(),
-            object.placement().files().stream().map(StoredFile::disk).distinct().sorted().toList(),
-            media == null ? null : media.durationNs() / 1e9, media == null ? null : media.averageBitRate(),
-            media == null ? null : media.fragments().size(), media == null ? null : media.codecs(),
-            streams.streamsOf(object.id()));
+        return ObjectView.of(object, streams.streamsOf(object.id()));
     }
 
     private MediaObject existing(String name) {
@@ -329,95 +216,8 @@ public final class ObjectsResource {
             .orElseThrow(() -> Problem.notFound("no object is named " + name));
     }
 
-    /** The object named by the request's path: its {@code name} variable, with the leading '/' put back. */
-    private static String nameOf(ApiRequest request) {
-        return normalized("/" + request.variable("name"), "name");
-    }
-
-    private static String normalized(String name, String field) {
-        try {
-            return ObjectNames.normalize(name);
-        } catch (IllegalArgumentException e) {
-            throw Problem.invalid(field, e.getMessage());
-        }
-    }
-
-    private static Kind kind(String text) {
-        if (text == null) {
-            return null;
-        }
-        return switch (text) {
-            case "discrete" -> Kind.DISCRETE;
-            case "continuous" -> Kind.CONTINUOUS;
-            default -> throw Problem.invalid("kind", "kind is discrete or continuous (without it the content "
-                + "decides), was '" + text + "'");
-        };
-    }
-
-    /** A declared bit rate, to stream media Rondo cannot index with a constant-bit-rate estimate; 0 if none. */
-    private static long bitRate(String text) {
-        if (text == null) {
-            return 0;
-        }
-        long bits;
-        try {
-            bits = BitRates.parse(text, "bitrate");
-        } catch (IllegalArgumentException e) {
-            throw Problem.invalid("bitrate", e.getMessage());
-        }
-        if (bits == AdmissionConfig.UNLIMITED_NETWORK) {
-            throw Problem.invalid("bitrate", "bitrate is a rate in bits a second like 2M (k, M, G: powers of 1000), "
-                + "was '" + text + "'");
-        }
-        return bits;
-    }
-
-    private static Problem taken(String name) {
-        return Problem.conflict("an object named " + name + " already exists; delete it first or choose another "
-            + "name");
-    }
-
-    private static Problem reserved(String field, String name) {
-        return Problem.invalid(field, PlayerFiles.FOLDER + " holds Rondo's bundled player, which only the server "
-            + "writes; " + name + " cannot be uploaded, moved or deleted");
-    }
-
     /** The object's path in this API, percent-encoded but for unreserved characters and '/'. */
     static String location(String name) {
-        StringBuilder path = new StringBuilder("/api/v1/objects");
-        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-            char c = (char) (b & 0xff);
-            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "/-._~".indexOf(c) >= 0) {
-                path.append(c);
-            } else {
-                path.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
-            }
-        }
-        return path.toString();
-    }
-
-    /** Deletes what is in {@code folder}, creating it if missing; returns how many files it removed. */
-    private static int removeLeftovers(Path folder) throws IOException {
-        Files.createDirectories(folder);
-        int removed = 0;
-        try (DirectoryStream<Path> left = Files.newDirectoryStream(folder)) {
-            for (Path file : left) {
-                Files.deleteIfExists(file);
-                removed++;
-            }
-        }
-        return removed;
-    }
-
-    /** One thread, started when work comes and ended when idle, so the resource needs no closing. */
-    private static Executor idleEndingThread(String name) {
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), runnable -> {
-                Thread thread = new Thread(runnable, name);
-                thread.setDaemon(true);
-                return thread;
-            });
-        executor.allowCoreThreadTimeOut(true);
-        return executor;
+        return "/api/v1/objects" + PercentEncoding.path(name);
     }
 }

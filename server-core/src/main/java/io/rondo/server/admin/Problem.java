@@ -94,6 +94,14 @@ public final class Problem extends RuntimeException {
         return new Problem(503, "not-ready", "Not ready", detail).with("state", state).header("Retry-After", "5");
     }
 
+    /**
+     * 503: a queue of the admin port's work is full (docs/admin-api.md says which and how long);
+     * the client may try again after {@code Retry-After}.
+     */
+    public static Problem busy(String detail) {
+        return new Problem(503, "busy", "Busy", detail).header("Retry-After", "1");
+    }
+
     /** 500: a failure Rondo did not foresee; the detail is logged, not sent. */
     public static Problem internal() {
         return new Problem(500, "internal", "Internal error",

@@ -129,8 +129,8 @@ class AdminApiTest {
             406, "not-acceptable");
         assertEquals(200, server.send(server.request("/api/v1/info", AdminFixture.READ)
             .header("Accept", "text/html, application/*;q=0.5").build()).statusCode());
-        assertFalse(AdminHandler.accepts("application/json;q=0", "application/json"));
-        assertTrue(AdminHandler.accepts("*/*", "text/event-stream; charset=utf-8"));
+        assertFalse(AcceptNegotiation.accepts("application/json;q=0", "application/json"));
+        assertTrue(AcceptNegotiation.accepts("*/*", "text/event-stream; charset=utf-8"));
         problem(server.send(server.request("/api/v1/objects/t.txt/move", AdminFixture.ADMIN)
             .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{\"to\":\"/u.txt\"}"))
             .build()), 415, "unsupported-media-type");
@@ -411,7 +411,7 @@ class AdminApiTest {
     @Test
     void aBodyPastTheLimitIsRefusedAndTheApiDescriptionAndDashboardNeedNoToken() throws Exception {
         serve();
-        String huge = "{\"a\":\"" + "x".repeat(AdminHandler.MAX_BODY) + "\"}";
+        String huge = "{\"a\":\"" + "x".repeat(RequestBody.MAX_BODY) + "\"}";
         problem(patch(huge, "*", AdminFixture.ADMIN), 413, "payload-too-large");
         HttpResponse<String> yaml = server.get("/api/v1/openapi.yaml", null);
         assertEquals(200, yaml.statusCode());

@@ -5,10 +5,12 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.ServerMetrics;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
@@ -20,7 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -90,11 +91,12 @@ final class AdminFixture implements AutoCloseable {
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, 1800);
         PolicyControl policy = new PolicyControl(disks, streams.admission(), events, "mixed-incremental-scan", 1800);
-        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, metricsPublic, Clock.systemUTC());
+        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, metricsPublic, SystemClocks.utc());
         AdminRouter router = api.routes(new AdminRouter());
         new ObjectsResource(library, streams, maxUploadBytes).routes(router);
         AdminServer server = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN, READ), metrics, maxUploadBytes, null, null);
+            AdminTokens.of(ADMIN, READ), metrics, maxUploadBytes, null, null, HttpSettings.DEFAULT_HEADER_TIMEOUT_MS,
+            SystemClocks.utc(), SystemClocks.nanoClock(), ConnectionLimit.unlimited("admin"));
         disks.start();
         if (ready) {
             api.ready(new AdminApi.Addresses("http://127.0.0.1:1/", "rondo://127.0.0.1:" + streams.address().getPort()

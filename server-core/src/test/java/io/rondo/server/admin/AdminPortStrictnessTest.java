@@ -1,5 +1,6 @@
 package io.rondo.server.admin;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.ConnectionLimit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,7 +51,7 @@ class AdminPortStrictnessTest {
             Route.sync("GET", "/healthz", Scope.PUBLIC, request -> ApiReply.ok(Map.of("status", "ok"))));
         server = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
             AdminTokens.of("admin-token-0123456789abcdef", "read-token-0123456789abcdef"), new RondoMetrics(),
-            1 << 20, null, null, HEADER_TIMEOUT_MS, CLOCK, limit);
+            1 << 20, null, null, HEADER_TIMEOUT_MS, CLOCK, SystemClocks.nanoClock(), limit);
         return server;
     }
 

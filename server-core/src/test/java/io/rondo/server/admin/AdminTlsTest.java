@@ -1,6 +1,9 @@
 package io.rondo.server.admin;
 
+import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +42,8 @@ class AdminTlsTest {
             request -> ApiReply.ok(Map.of("status", "ok"))));
         try (AdminServer server = AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
                  AdminTokens.of("admin-token-0123456789", "read-token-0123456789"), new RondoMetrics(), 1024, cert,
-                 key)) {
+                 key, HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+                 ConnectionLimit.unlimited("admin"))) {
             assertTrue(server.url().startsWith("https://127.0.0.1:"), server.url());
             KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
             trusted.load(null, null);
@@ -68,7 +72,9 @@ class AdminTlsTest {
     void aMissingCertificateIsNamed() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> AdminServer.start(
             new InetSocketAddress("127.0.0.1", 0), new AdminRouter(), AdminTokens.of("admin-token-0123456789",
-                "read-token-0123456789"), new RondoMetrics(), 1024, dir.resolve("none.crt"), dir.resolve("none.key")));
+                "read-token-0123456789"), new RondoMetrics(), 1024, dir.resolve("none.crt"), dir.resolve("none.key"),
+                HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+                ConnectionLimit.unlimited("admin")));
         assertTrue(refused.getMessage().startsWith("admin.tls: cannot use"), refused.getMessage());
     }
 }

@@ -292,8 +292,38 @@ class ObjectsResourceTest {
     }
 
     @Test
+    void uploadsPastTheMostAtOnceAre503BusyUntilOneEnds() throws Exception {
+        serve(4 * MIB);
+        List<Socket> waiting = new ArrayList<>();
+        try {
+            for (int i = 0; i < UploadSlots.MAX_UPLOADS; i++) {
+                Socket socket = new Socket("127.0.0.1", server.server.address().getPort());
+                waiting.add(socket);
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("PUT /api/v1/objects/waiting-" + i + ".bin HTTP/1.1\r\nHost: "
+                    + "127.0.0.1\r\nAuthorization: Bearer " + ADMIN + "\r\nContent-Length: " + MIB
+                    + "\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                assertTrue(head(socket.getInputStream()).startsWith("HTTP/1.1 100 Continue"), "upload " + i);
+            }
+
+            HttpResponse<String> refused = send("PUT", "/api/v1/objects/one-more.bin", ADMIN,
+                HttpRequest.BodyPublishers.ofString("more"));
+            assertEquals("busy", problem(refused, 503).get("code").textValue());
+            assertEquals("1", refused.headers().firstValue("Retry-After").orElseThrow());
+        } finally {
+            for (Socket socket : waiting) {
+                socket.close();
+            }
+        }
+
+        await("the abandoned uploads end").atMost(Duration.ofSeconds(10)).until(() -> send("PUT",
+            "/api/v1/objects/one-more.bin", ADMIN, HttpRequest.BodyPublishers.ofString("more")).statusCode() == 201);
+        problem(send("GET", "/api/v1/objects/waiting-0.bin", READ), 404);
+    }
+
+    @Test
     void uploadsACrashLeftAreRemovedWhenTheResourceIsBuilt() throws Exception {
-        Path uploads = Files.createDirectories(temp.resolve("data").resolve(ObjectsResource.UPLOADS));
+        Path uploads = Files.createDirectories(temp.resolve("data").resolve(UploadFolder.PATH));
         Files.write(uploads.resolve("upload-1.part"), new byte[1000]);
 
         serve(MIB);
@@ -509,7 +539,7 @@ class ObjectsResourceTest {
     }
 
     private List<Path> uploadsLeft() throws IOException {
-        try (Stream<Path> files = Files.list(server.library.dataFolder().resolve(ObjectsResource.UPLOADS))) {
+        try (Stream<Path> files = Files.list(server.library.dataFolder().resolve(UploadFolder.PATH))) {
             return files.toList();
         }
     }

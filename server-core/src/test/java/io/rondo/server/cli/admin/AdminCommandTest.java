@@ -21,11 +21,13 @@ import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
+import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.config.SchedulerSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
+import io.rondo.server.runtime.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.junit.jupiter.api.AfterEach;
@@ -41,7 +43,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -103,11 +104,13 @@ class AdminCommandTest {
         ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, SchedulerSettings.DEFAULT_POLICY,
             RESPONSE_BOUND_MS);
-        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
+        AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, SystemClocks.utc());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
             .routes(api.routes(new AdminRouter()));
         adminServer = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null));
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, null, null,
+            HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+            ConnectionLimit.unlimited("admin")));
         disks.start();
         adminTokenFile = Files.writeString(temp.resolve("admin.token"), ADMIN_TOKEN + "\n");
         readTokenFile = Files.writeString(temp.resolve("read.token"), READ_TOKEN + "\n");
@@ -357,7 +360,9 @@ class AdminCommandTest {
         Path cert = certificate.cert();
         Path key = certificate.key();
         String url = running(AdminServer.start(new InetSocketAddress("127.0.0.1", 0), router,
-            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key)).url();
+            AdminTokens.of(ADMIN_TOKEN, READ_TOKEN), metrics, AdminSettings.DEFAULT_MAX_UPLOAD, cert, key,
+            HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, SystemClocks.utc(), SystemClocks.nanoClock(),
+            ConnectionLimit.unlimited("admin"))).url();
 
         assertEquals(0, rondo("admin", "--url", url, "--token-file", adminTokenFile.toString(), "--cacert",
             cert.toString(), "policy"), stderr.toString());
