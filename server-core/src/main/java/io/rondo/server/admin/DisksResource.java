@@ -1,5 +1,6 @@
 package io.rondo.server.admin;
 
+import io.rondo.server.observe.ResponseTimes;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.DiskExecutor;
 import io.rondo.server.observe.DiskWatch;
@@ -62,7 +63,7 @@ final class DisksResource {
     private DiskView disk(String name) {
         DiskWatch watch = disks.watch(name);
         DiskExecutor executor = disks.executor(name);
-        DiskRuntime.ResponseTimeSummary responses = disks.discreteResponseTimes(name);
+        ResponseTimes responses = disks.discreteResponseTimes(name);
         boolean none = responses.count() == 0;
         return new DiskView(name, disks.model(name).toString(), disks.roundNs() / 1_000_000,
             executor.schedulingPolicy().toString(), admission.admittedStreams(name),

@@ -1,13 +1,9 @@
 package io.rondo.server.runtime;
 
 import io.rondo.content.ingest.StorageDisk;
-import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
-import io.rondo.scheduler.DiscreteRequest;
-import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.AgentThreads;
@@ -15,245 +11,58 @@ import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
 import io.rondo.scheduler.exec.EmulatedDisk;
-import io.rondo.scheduler.exec.IoCompletion;
-import io.rondo.scheduler.exec.IoTask;
-import io.rondo.scheduler.exec.PooledBuffer;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.scheduler.exec.ThreadingMode;
-import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.policy.SchedulingPolicy;
-import io.rondo.server.config.DiskSettings;
 import io.rondo.server.observe.DiskWatch;
+import io.rondo.server.observe.ResponseTimes;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.EpochClock;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * The disks at run time: per disk its {@link DiskScheduler} and {@link DiskExecutor} thread, one
+ * The disks at run time: per disk its {@link DiskScheduler} and {@link DiskExecutor} agent, one
  * round clock for all, one buffer pool, and the {@link Generator} that turns reads of objects into
- * D-requests. Every byte the server reads from a disk comes through {@link #read}.
- *
- * <p>Positions: the scheduler orders reads by position in its disk model's address space. The
- * physical address FIEMAP gives is scaled from the device's size onto the model's capacity, so the
- * order is the device's and the seek estimates are the model's.
+ * D-requests ({@link ObjectReads}, over the generator's {@link OpenFiles}). Every byte the server
+ * reads from a disk comes through {@link #read}, {@link #prepare} or {@link #readFragmentNow}.
  *
  * <p>Each disk keeps the response times of the D-requests {@link #read} sends it, arrival to
- * completion, in a histogram of fixed size (three significant digits), so that a server running
- * for months records them in the memory it had on the first day.
+ * completion, in a histogram of fixed size (three significant digits, in its {@link DiskWatch}),
+ * so that a server running for months records them in the memory it had on the first day.
  */
 public final class DiskRuntime implements AutoCloseable {
 
-    private final Map<String, Disk> disks = new LinkedHashMap<>();
+    private final Map<String, RuntimeDisk> disks = new LinkedHashMap<>();
     private final RoundClock roundClock;
     private final BufferPool buffers;
     private final Generator generator;
+    private final OpenFiles files;
+    private final ObjectReads reads;
     private final List<DiskExecutor> executors = new ArrayList<>();
     private final AgentThreads threads;
-    private final DiskIo io;
     private final NanoClock clock;
-    private final Function<StoredFile, Path> paths;
-    private final Map<Path, CachedFile> files = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
     private final long roundNs;
     private final long originNs;
     private final int maxReadBytes;
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
-    private record Disk(String name, DiskExecutor executor, DiskProfile model, long deviceBytes, DiskWatch watch) {
-    }
-
-    /**
-     * An open file kept for every read of its path, and the D-requests in flight on it. Once its
-     * object is deleted and unread ({@link #forget}) it leaves the cache, so a later file at the
-     * same path is opened anew, and it is closed when its last D-request is done.
-     */
-    private static final class CachedFile {
-        private final OpenFile file;
-        private int reads;
-        private boolean forgotten;
-
-        CachedFile(OpenFile file) {
-            this.file = file;
-        }
-
-        synchronized void readStarts() {
-            reads++;
-        }
-
-        synchronized void readEnds() {
-            reads--;
-            closeIfDone();
-        }
-
-        synchronized void forget() {
-            forgotten = true;
-            closeIfDone();
-        }
-
-        private void closeIfDone() {
-            if (forgotten && reads == 0) {
-                closeQuietly(file);
-            }
-        }
-    }
-
-    /**
-     * The response times of D-requests, arrival to completion, in milliseconds, to three significant
-     * digits; NaN where none was recorded.
-     */
-    public record ResponseTimeSummary(long count, double meanMs, double p95Ms, double p99Ms, double maxMs) {
-    }
-
-    /**
-     * What a {@link DiskRuntime} is built from, named one by one: the disks and where their files
-     * are, their models, the round, the buffer ceiling, how IO is done, the clocks and the
-     * threading mode. Everything but the disks, their models and the clocks has a default.
-     */
-    public static final class Options {
-        private final List<StorageDisk> storage;
-        private final Function<StoredFile, Path> paths;
-        private SchedulingPolicy policy = SchedulingPolicy.DEFAULT;
-        private Function<String, DiskProfile> models;
-        private long roundNs = TimeUnit.SECONDS.toNanos(1);
-        private long bufferCeilingBytes = 64L << 20;
-        private boolean emulate;
-        private DiskIo io;
-        private Function<BlockDevice, BlockDevice> device = Function.identity();
-        private DiskSettings settings = DiskSettings.defaults();
-        private NanoClock nanoClock;
-        private EpochClock epochClock;
-        private ThreadingMode threadingMode = ThreadingMode.DEDICATED;
-        private Waiter waiter;
-
-        private Options(List<StorageDisk> storage, Function<StoredFile, Path> paths) {
-            this.storage = List.copyOf(storage);
-            this.paths = paths;
-        }
-
-        /** The scheduling policy (default: the mixed dynamically incremental SCAN). */
-        public Options policy(SchedulingPolicy policy) {
-            this.policy = policy;
-            return this;
-        }
-
-        /** One model for every disk. */
-        public Options model(DiskProfile model) {
-            return models(disk -> model);
-        }
-
-        /**
-         * Each disk's model, by the disk's name: what its scheduler estimates with, admission
-         * control judges by, and an emulated disk keeps time by.
-         */
-        public Options models(Function<String, DiskProfile> models) {
-            this.models = models;
-            return this;
-        }
-
-        /** The round's length (default: 1 s). */
-        public Options roundNs(long roundNs) {
-            this.roundNs = roundNs;
-            return this;
-        }
-
-        /** The buffer pool's ceiling (default: 64 MiB). */
-        public Options bufferCeilingBytes(long bytes) {
-            this.bufferCeilingBytes = bytes;
-            return this;
-        }
-
-        /** True: disks complete IOs when the model says (real bytes, emulated timing). Default false. */
-        public Options emulate(boolean emulate) {
-            this.emulate = emulate;
-            return this;
-        }
-
-        /** The disk reader (default: {@link DiskIo#best()}). */
-        public Options diskIo(DiskIo io) {
-            this.io = io;
-            return this;
-        }
-
-        /** Wraps each disk's device: tests inject faults or checks here (default: none). */
-        public Options device(Function<BlockDevice, BlockDevice> device) {
-            this.device = device;
-            return this;
-        }
-
-        /** The largest read and the queues' capacities (default: {@link DiskSettings#defaults()}). */
-        public Options settings(DiskSettings settings) {
-            this.settings = settings;
-            return this;
-        }
-
-        /** The clocks every agent reads: monotonic for rounds and deadlines, epoch for timestamps. */
-        public Options clocks(NanoClock nanoClock, EpochClock epochClock) {
-            this.nanoClock = nanoClock;
-            this.epochClock = epochClock;
-            return this;
-        }
-
-        /**
-         * Threads of their own ({@link ThreadingMode#DEDICATED}, the default) or stepped by the
-         * caller with {@link DiskRuntime#invoke()} ({@link ThreadingMode#INVOKER}).
-         */
-        public Options threadingMode(ThreadingMode mode) {
-            this.threadingMode = mode;
-            return this;
-        }
-
-        /**
-         * How an emulated disk waits for the model's completion time (default: for real on the
-         * nano clock; a stepped test passes {@link Waiter#advancing}).
-         */
-        public Options waiter(Waiter waiter) {
-            this.waiter = waiter;
-            return this;
-        }
-
-        private void conclude() {
-            if (models == null) {
-                throw new IllegalStateException("no disk model: set model(...) or models(...)");
-            }
-            if (nanoClock == null || epochClock == null) {
-                throw new IllegalStateException("no clocks: set clocks(...)");
-            }
-            if (roundNs <= 0) {
-                throw new IllegalArgumentException("the round must be longer than 0 ns, was " + roundNs);
-            }
-            if (io == null) {
-                io = DiskIo.best();
-            }
-            if (waiter == null) {
-                waiter = Waiter.realTime(nanoClock);
-            }
-        }
-    }
-
     /** Options for the disks {@code storage}, whose files are where {@code paths} says. */
-    public static Options options(List<StorageDisk> storage, Function<StoredFile, Path> paths) {
-        return new Options(storage, paths);
+    public static DiskOptions options(List<StorageDisk> storage, Function<StoredFile, Path> paths) {
+        return new DiskOptions(storage, paths);
     }
 
     /** The disks as {@code options} say; their agents start with {@link #start()}. */
-    public DiskRuntime(Options options) throws IOException {
+    public DiskRuntime(DiskOptions options) throws IOException {
         options.conclude();
-        this.io = options.io;
         this.maxReadBytes = options.settings.maxReadBytes();
-        this.paths = options.paths;
         this.clock = options.nanoClock;
         this.threads = new AgentThreads(options.threadingMode);
         this.buffers = new BufferPool(options.bufferCeilingBytes);
@@ -274,8 +83,11 @@ public final class DiskRuntime implements AutoCloseable {
             DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, options.device.apply(base), buffers, clock,
                 options.settings.queueCapacity());
             executors.add(executor);
-            disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io), watch));
+            disks.put(disk.name(), new RuntimeDisk(disk.name(), executor, model,
+                RuntimeDisk.deviceBytes(disk.root(), options.io), watch));
         }
+        this.files = new OpenFiles(options.io);
+        this.reads = new ObjectReads(disks, generator, files, options.paths, clock, maxReadBytes);
         this.roundClock = new RoundClock(executors, (disk, round, startNs) -> plan.continuousFor(disk, round, startNs),
             clock, originNs, roundNs);
     }
@@ -327,36 +139,7 @@ public final class DiskRuntime implements AutoCloseable {
      * known, so that planning a round touches no file system. Runs on the generator thread.
      */
     public CompletableFuture<Prepared> prepare(MediaObject object) {
-        CompletableFuture<Prepared> result = new CompletableFuture<>();
-        boolean queued = generator.offer(() -> {
-            try {
-                List<OpenFile> open = new ArrayList<>();
-                for (StoredFile file : object.placement().files()) {
-                    open.add(open(paths.apply(file)).file);
-                }
-                List<Fragment> fragments = object.media().fragments();
-                long[] positions = new long[fragments.size()];
-                int[] diskIndexes = new int[fragments.size()];
-                for (int i = 0; i < positions.length; i++) {
-                    Fragment fragment = fragments.get(i);
-                    StoredFile file = object.placement().files().get(fragment.file());
-                    Disk disk = disks.get(file.disk());
-                    if (disk == null) {
-                        throw new IOException(object.name() + " is on disk '" + file.disk()
-                            + "', which is not configured");
-                    }
-                    positions[i] = position(disk, open.get(fragment.file()), fragment.fileOffset());
-                    diskIndexes[i] = diskIndex(file.disk());
-                }
-                result.complete(new Prepared(object, open, positions, diskIndexes));
-            } catch (IOException | RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        if (!queued) {
-            result.completeExceptionally(new QueueFullException("the server is busy: too many requests waiting"));
-        }
-        return result;
+        return reads.prepare(object);
     }
 
     /** An object ready to stream: open files by placement index, each fragment's position and disk index. */
@@ -369,65 +152,16 @@ public final class DiskRuntime implements AutoCloseable {
      * the stream's own buffers.
      */
     public CompletableFuture<Chunk> readFragmentNow(Prepared prepared, int fragmentIndex, long streamId) {
-        CompletableFuture<Chunk> result = new CompletableFuture<>();
-        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
-        String diskName = prepared.object().placement().files().get(fragment.file()).disk();
-        long id = ids.incrementAndGet();
-        DiscreteRequest request = new DiscreteRequest(id, id, prepared.positions()[fragmentIndex], fragment.length(),
-            clock.nanoTime());
-        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
-            (int) fragment.length(), streamId, completion(result)));
-        disks.get(diskName).executor().submitUrgent(request);
-        return result;
-    }
-
-    /** What a read's completion does: complete the future with the bytes, or with the failure. */
-    public static IoCompletion completion(CompletableFuture<Chunk> result) {
-        return completion(result, () -> { });
-    }
-
-    /** As {@link #completion(CompletableFuture)}, telling {@code done} first that the read is over. */
-    private static IoCompletion completion(CompletableFuture<Chunk> result, Runnable done) {
-        return new IoCompletion() {
-            @Override
-            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                done.run();
-                if (!result.complete(new Chunk(data, buffer))) {
-                    buffer.release();
-                }
-            }
-
-            @Override
-            public void failed(DiskRequest request, Exception error, long failedNs) {
-                done.run();
-                result.completeExceptionally(error);
-            }
-        };
-    }
-
-    /** A completion that first records the response time, arrival to completion, on the disk's executor thread. */
-    private static IoCompletion timed(Disk disk, long arrivalNs, IoCompletion completion) {
-        return new IoCompletion() {
-            @Override
-            public void completed(DiskRequest done, ByteBuffer data, PooledBuffer buffer, long completedNs) {
-                disk.watch().discreteAnswered(completedNs - arrivalNs);
-                completion.completed(done, data, buffer, completedNs);
-            }
-
-            @Override
-            public void failed(DiskRequest done, Exception error, long failedNs) {
-                completion.failed(done, error, failedNs);
-            }
-        };
+        return reads.readFragmentNow(prepared, fragmentIndex, streamId);
     }
 
     /**
      * The response times of every D-request {@link #read} has completed on any disk, from its arrival
      * (the call) to the end of its IO on the disk's executor thread. Failed reads are not counted.
      */
-    public ResponseTimeSummary discreteResponseTimes() {
+    public ResponseTimes discreteResponseTimes() {
         Histogram all = null;
-        for (Disk disk : disks.values()) {
+        for (RuntimeDisk disk : disks.values()) {
             Histogram one = disk.watch().responses();
             if (all == null) {
                 all = one;
@@ -435,22 +169,12 @@ public final class DiskRuntime implements AutoCloseable {
                 all.add(one);
             }
         }
-        return summary(all);
+        return ResponseTimes.of(all);
     }
 
     /** The response times of the D-requests of one disk, as {@link #discreteResponseTimes()}. */
-    public ResponseTimeSummary discreteResponseTimes(String disk) {
-        return summary(disk(disk).watch().responses());
-    }
-
-    private static ResponseTimeSummary summary(Histogram all) {
-        if (all == null || all.getTotalCount() == 0) {
-            return new ResponseTimeSummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
-        }
-        double nsPerMs = TimeUnit.MILLISECONDS.toNanos(1);
-        return new ResponseTimeSummary(all.getTotalCount(), all.getMean() / nsPerMs,
-            all.getValueAtPercentile(95) / nsPerMs, all.getValueAtPercentile(99) / nsPerMs,
-            all.getMaxValue() / nsPerMs);
+    public ResponseTimes discreteResponseTimes(String disk) {
+        return ResponseTimes.of(disk(disk).watch().responses());
     }
 
     /** The disks' names, in the round clock's order. */
@@ -473,8 +197,8 @@ public final class DiskRuntime implements AutoCloseable {
         return disk(disk).model();
     }
 
-    private Disk disk(String name) {
-        Disk disk = disks.get(name);
+    private RuntimeDisk disk(String name) {
+        RuntimeDisk disk = disks.get(name);
         if (disk == null) {
             throw new IllegalArgumentException("no disk named " + name);
         }
@@ -541,88 +265,7 @@ public final class DiskRuntime implements AutoCloseable {
      * executor thread with the bytes, or fails with the reason.
      */
     public CompletableFuture<Chunk> read(MediaObject object, long offset, int maxBytes) {
-        CompletableFuture<Chunk> result = new CompletableFuture<>();
-        long arrivalNs = clock.nanoTime();
-        boolean queued = generator.offer(() -> {
-            try {
-                submit(object, offset, maxBytes, arrivalNs, result);
-            } catch (IOException | RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        if (!queued) {
-            result.completeExceptionally(new QueueFullException("the server is busy: too many reads waiting"));
-        }
-        return result;
-    }
-
-    private void submit(MediaObject object, long offset, int maxBytes, long arrivalNs, CompletableFuture<Chunk> result)
-        throws IOException {
-        Piece piece = locate(object, offset);
-        int length = (int) Math.min(Math.min(maxBytes, maxReadBytes), piece.available());
-        Disk disk = disks.get(piece.file().disk());
-        if (disk == null) {
-            throw new IOException(object.name() + " is on disk '" + piece.file().disk() + "', which is not configured");
-        }
-        CachedFile cached = open(paths.apply(piece.file()));
-        OpenFile file = cached.file;
-        long id = ids.incrementAndGet();
-        DiscreteRequest request = new DiscreteRequest(id, id, position(disk, file, piece.fileOffset()), length,
-            arrivalNs);
-        cached.readStarts();
-        request.attach(new IoTask(file, piece.fileOffset(), length, BufferPool.NO_STREAM,
-            timed(disk, arrivalNs, completion(result, cached::readEnds))));
-        if (!disk.executor().submit(request)) {
-            cached.readEnds();
-            result.completeExceptionally(
-                new QueueFullException("disk " + disk.name() + " is overloaded: its queue is full"));
-        }
-    }
-
-    /** Where the byte at {@code offset} of an object is stored, and how many bytes follow it there. */
-    record Piece(StoredFile file, long fileOffset, long available) {
-    }
-
-    static Piece locate(MediaObject object, long offset) {
-        if (offset < 0 || offset >= object.size()) {
-            throw new IllegalArgumentException("offset " + offset + " is outside " + object.name() + " ("
-                + object.size() + " bytes)");
-        }
-        List<StoredFile> files = object.placement().files();
-        if (object.media() == null) {
-            return new Piece(files.get(0), offset, object.size() - offset);
-        }
-        long initEnd = object.media().init().end();
-        if (offset < initEnd) {
-            return new Piece(files.get(0), offset, initEnd - offset);
-        }
-        List<Fragment> fragments = object.media().fragments();
-        int low = 0;
-        int high = fragments.size() - 1;
-        while (low < high) {
-            int mid = (low + high + 1) >>> 1;
-            if (fragments.get(mid).offset() <= offset) {
-                low = mid;
-            } else {
-                high = mid - 1;
-            }
-        }
-        Fragment fragment = fragments.get(low);
-        long into = offset - fragment.offset();
-        return new Piece(files.get(fragment.file()), fragment.fileOffset() + into, fragment.length() - into);
-    }
-
-    private CachedFile open(Path path) throws IOException {
-        CachedFile open = files.get(path);
-        if (open == null) {
-            open = new CachedFile(io.open(path));
-            CachedFile raced = files.putIfAbsent(path, open);
-            if (raced != null) {
-                open.file.close();
-                open = raced;
-            }
-        }
-        return open;
+        return reads.read(object, offset, maxBytes);
     }
 
     /**
@@ -632,52 +275,13 @@ public final class DiskRuntime implements AutoCloseable {
      * in flight on it are done, giving the disk its space back.
      */
     public void forget(MediaObject object) {
-        for (StoredFile stored : object.placement().files()) {
-            CachedFile cached = files.remove(paths.apply(stored));
-            if (cached != null) {
-                cached.forget();
-            }
-        }
-    }
-
-    private static void closeQuietly(OpenFile file) {
-        try {
-            file.close();
-        } catch (IOException e) {
-            // Closing a file no one reads any more: nothing waits on it.
-            return;
-        }
-    }
-
-    /** The model position of a file offset: its physical address, scaled from the device onto the model. */
-    private static long position(Disk disk, OpenFile file, long fileOffset) {
-        long physical;
-        try {
-            physical = file.physicalPosition(fileOffset);
-        } catch (IOException e) {
-            physical = fileOffset;
-        }
-        long capacity = disk.model().capacityBytes();
-        long scaled = disk.deviceBytes() > 0 ? (long) ((double) physical / disk.deviceBytes() * capacity) : physical;
-        return Math.max(0, Math.min(scaled, capacity - 1));
-    }
-
-    /** The size of the block device a root lives on, from sysfs; 0 if unknown. */
-    private static long deviceBytes(Path root, DiskIo io) {
-        try {
-            return io.device(root).sizeBytes();
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
+        reads.forget(object);
     }
 
     /** Stops the round clock, the executors and the generator, then closes the files. */
     @Override
     public void close() {
         threads.close();
-        for (CachedFile cached : files.values()) {
-            closeQuietly(cached.file);
-        }
-        files.clear();
+        files.close();
     }
 }

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
+import io.rondo.server.runtime.Completions;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Close;
@@ -362,7 +363,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> {
             ready.positions()[read.fragment()], stored.length());
         CompletableFuture<Chunk> result = new CompletableFuture<>();
         request.attach(new IoTask(ready.files().get(stored.file()), stored.fileOffset(), (int) stored.length(), id,
-            DiskRuntime.completion(result)));
+            Completions.of(result)));
         long deadlineNs = startNs + 2 * disks.roundNs();
         result.whenCompleteAsync((chunk, failure) -> arrived(read, chunk, failure, deadlineNs), ctx.executor());
         return request;

@@ -2,6 +2,7 @@ package io.rondo.server.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.rondo.server.observe.ResponseTimes;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
@@ -370,7 +371,7 @@ class HotObjectsTest {
         assertArrayEquals(small, get("/hot/timed.bin").body());
         assertArrayEquals(large, get("/hot/large-timed.bin").body());
 
-        DiskRuntime.ResponseTimeSummary summary = disks.discreteResponseTimes();
+        ResponseTimes summary = disks.discreteResponseTimes();
         long reads = READS.get() - readsBefore;
         assertEquals(3, reads, "one read for the small object, two 256 KiB chunks for the large one");
         assertEquals(countBefore + reads, summary.count());

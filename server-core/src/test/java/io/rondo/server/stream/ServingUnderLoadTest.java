@@ -1,5 +1,6 @@
 package io.rondo.server.stream;
 
+import io.rondo.server.observe.ResponseTimes;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.ClientProfile;
@@ -90,7 +91,7 @@ class ServingUnderLoadTest {
                     System.out.printf(Locale.ROOT, "a stream joining %2d running streams: initial latency %s ms%n", n,
                         Arrays.toString(Arrays.stream(latencies).map(ms -> Math.round(ms * 10) / 10.0).toArray()));
                 }
-                DiskRuntime.ResponseTimeSummary disk = disks.discreteResponseTimes();
+                ResponseTimes disk = disks.discreteResponseTimes();
                 System.out.printf(Locale.ROOT, "D-requests on the disk, arrival to last byte read: %d, mean %.1f ms, "
                     + "p95 %.1f ms, p99 %.1f ms, max %.1f ms%n", disk.count(), disk.meanMs(), disk.p95Ms(),
                     disk.p99Ms(), disk.maxMs());
