@@ -24,7 +24,7 @@ import io.rondo.server.content.Library;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.agrona.concurrent.EpochClock;
@@ -119,8 +119,13 @@ public final class RondoServer implements AutoCloseable {
             adminSettings.maxUploadBytes(), adminSettings.tlsCert(), adminSettings.tlsKey(),
             context.httpSettings.headerTimeoutMs(), context.clock, context.nanoClock, adminLimit));
         disks.start();
-        http = started(HttpServer.start(context.httpAddress, library.directory(), disks, streams,
-            context.httpSettings, metrics, context.clock, httpLimit));
+        http = started(HttpServer.on(context.httpAddress, library.directory(), disks)
+                .streams(streams)
+                .settings(context.httpSettings)
+                .metrics(metrics)
+                .clock(context.clock)
+                .limit(httpLimit)
+                .start());
         api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
     }
 

@@ -20,7 +20,7 @@ import io.rondo.server.config.StreamSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 

@@ -11,7 +11,7 @@ import io.rondo.server.http.HeaderTimeoutHandler;
 import io.rondo.server.http.RequestConformanceHandler;
 import io.rondo.server.http.ServiceUnavailable;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.TimeUnit;

@@ -7,8 +7,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.rondo.server.http.DateHeaderHandler;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
-import io.rondo.server.runtime.Transport;
+import io.rondo.server.net.ConnectionLimit;
+import io.rondo.server.net.Transport;
 import org.agrona.concurrent.NanoClock;
 
 import javax.net.ssl.SSLException;

@@ -1,6 +1,7 @@
 package io.rondo.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rondo.server.cli.console.Progress;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.ingest.ObjectNames;

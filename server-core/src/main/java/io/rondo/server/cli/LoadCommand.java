@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.cli.console.Progress;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;

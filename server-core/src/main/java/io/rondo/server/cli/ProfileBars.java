@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.server.cli.console.Progress;
 import io.rondo.scheduler.device.DiskProfiler;
 import me.tongfei.progressbar.ProgressBar;
 

@@ -1,5 +1,7 @@
 package io.rondo.server.cli;
 
+import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.cli.console.Progress;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.Experiment;
@@ -12,6 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -118,7 +122,8 @@ final class SimulateCommand implements Callable<Integer> {
         createFolder(out);
         PrintWriter stdout = spec.commandLine().getOut();
         List<SimulationResult> results;
-        long startNs = System.nanoTime();
+        NanoClock clock = SystemClocks.nanoClock();
+        long startNs = clock.nanoTime();
         try (ProgressBar progress = progressBar(experiment)) {
             results = experiment.run(disk, workers, step -> {
                 if (progress != null) {
@@ -126,7 +131,7 @@ final class SimulateCommand implements Callable<Integer> {
                 }
             });
         }
-        double seconds = (System.nanoTime() - startNs) / 1e9;
+        double seconds = (clock.nanoTime() - startNs) / 1e9;
         Path csv = out.resolve(experiment.name() + ".csv");
         Path png = out.resolve(experiment.name() + ".png");
         SimulationReport.writeCsv(results, csv);

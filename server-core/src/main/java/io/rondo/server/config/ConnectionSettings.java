@@ -1,6 +1,6 @@
 package io.rondo.server.config;
 
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;

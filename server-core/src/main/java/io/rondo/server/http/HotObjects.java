@@ -11,6 +11,7 @@ import io.netty.util.IllegalReferenceCountException;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.HttpSettings;
+import io.rondo.server.observe.CacheCounters;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +37,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Hits, misses and the bytes served from memory are counted for the server's metrics. Only
  * bodies count: a HEAD, a 304 or a 416 reads nothing either way.
  */
-public final class HotObjects implements AutoCloseable {
+public final class HotObjects implements AutoCloseable, CacheCounters {
 
     private record Key(long id, String etag) {
     }
@@ -83,6 +84,7 @@ public final class HotObjects implements AutoCloseable {
     }
 
     /** Binds Caffeine's own meters of this cache (gets by hit and miss, evictions, size) to {@code registry}. */
+    @Override
     public void bindTo(MeterRegistry registry) {
         CaffeineCacheMetrics.monitor(registry, cache, "hot-objects");
     }
@@ -155,21 +157,25 @@ public final class HotObjects implements AutoCloseable {
     }
 
     /** Bodies served from memory. */
+    @Override
     public long hits() {
         return hits.sum();
     }
 
     /** Bodies of cacheable objects that had to be read from disk. */
+    @Override
     public long misses() {
         return misses.sum();
     }
 
     /** Object bytes sent from memory: bytes no disk had to read. */
+    @Override
     public long bytesServedFromMemory() {
         return bytesServedFromMemory.sum();
     }
 
     /** The bytes cached now, after any pending eviction. */
+    @Override
     public long cachedBytes() {
         cache.cleanUp();
         return cache.policy().eviction().orElseThrow().weightedSize().orElseThrow();
@@ -196,6 +202,7 @@ public final class HotObjects implements AutoCloseable {
         return maxObjectBytes;
     }
 
+    @Override
     public long maxTotalBytes() {
         return maxTotalBytes;
     }

@@ -15,7 +15,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
@@ -46,11 +46,6 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     private final Counter sent;
     private final DateHeaderHandler dates;
     private final ConnectionLimit limit;
-
-    HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot) {
-        this(directory, disks, streams, hot, HttpSettings.defaults(), null, Clock.systemUTC(),
-            ConnectionLimit.unlimited("HTTP"));
-    }
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot,
                     HttpSettings settings, RondoMetrics metrics, Clock clock, ConnectionLimit limit) {
@@ -118,7 +113,7 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
             .addLast(dates)
             .addLast(headerTimeout.afterCodec());
         if (metrics != null) {
-            channel.pipeline().addLast(new HttpMetricsHandler(metrics, sent));
+            channel.pipeline().addLast(new HttpMetricsHandler(metrics, sent, disks.clock()));
         }
         channel.pipeline()
             .addLast(new KeepAliveHandler())

@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.rondo.server.observe.RondoMetrics;
 
+import org.agrona.concurrent.NanoClock;
+
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +31,7 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
 
     private final RondoMetrics metrics;
     private final Counter sent;
+    private final NanoClock clock;
     private final ArrayDeque<Started> started = new ArrayDeque<>();
     private int status;
     /** The timer last recorded in, and what it times: a keep-alive connection asks the same again and again. */
@@ -37,15 +40,16 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
     private String timerMethod;
     private int timerStatusClass;
 
-    HttpMetricsHandler(RondoMetrics metrics, Counter sent) {
+    HttpMetricsHandler(RondoMetrics metrics, Counter sent, NanoClock clock) {
         this.metrics = metrics;
         this.sent = sent;
+        this.clock = clock;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request) {
-            started.add(new Started(route(request.uri()), request.method().name(), System.nanoTime()));
+            started.add(new Started(route(request.uri()), request.method().name(), clock.nanoTime()));
         }
         super.channelRead(ctx, msg);
     }
@@ -64,7 +68,7 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
             && msg instanceof HttpResponse) {
             Started request = started.poll();
             if (request != null) {
-                timer(request.route(), request.method(), status).record(System.nanoTime() - request.startNs(),
+                timer(request.route(), request.method(), status).record(clock.nanoTime() - request.startNs(),
                     TimeUnit.NANOSECONDS);
             }
         }

@@ -7,10 +7,10 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelOption;
 import io.rondo.content.ingest.Directory;
 import io.rondo.server.config.HttpSettings;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.Transport;
+import io.rondo.server.net.Transport;
 import io.rondo.server.stream.StreamServer;
 
 import java.net.InetSocketAddress;
@@ -36,63 +36,77 @@ public final class HttpServer implements AutoCloseable {
         this.hot = hot;
     }
 
-    /** Binds and starts serving; returns once the port is open. */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks)
-        throws InterruptedException {
-        return start(address, directory, disks, null);
+    /**
+     * An HTTP server for {@code directory}'s objects read through {@code disks}, to be listening at
+     * {@code address} once {@link Builder#start()} returns.
+     */
+    public static Builder on(InetSocketAddress address, Directory directory, DiskRuntime disks) {
+        return new Builder(address, directory, disks);
     }
 
-    /**
-     * Binds and starts serving, with the stream protocol's WebSocket binding at {@code /stream}
-     * when {@code streams} is given; returns once the port is open.
-     */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                   StreamServer streams) throws InterruptedException {
-        return start(address, directory, disks, streams, HttpSettings.defaults());
-    }
+    /** What an HTTP server is started with: each part named, each but the clock with a default. */
+    public static final class Builder {
+        private final InetSocketAddress address;
+        private final Directory directory;
+        private final DiskRuntime disks;
+        private StreamServer streams;
+        private HttpSettings settings = HttpSettings.defaults();
+        private HotObjects hot;
+        private RondoMetrics metrics;
+        private Clock clock;
+        private ConnectionLimit limit = ConnectionLimit.unlimited("HTTP");
 
-    /**
-     * Binds and starts serving with the limits, buffers and hot-object cache {@code settings}
-     * gives ({@code http:} in rondo.yaml); returns once the port is open.
-     */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                   StreamServer streams, HttpSettings settings) throws InterruptedException {
-        return start(address, directory, disks, streams, settings, null);
-    }
+        private Builder(InetSocketAddress address, Directory directory, DiskRuntime disks) {
+            this.address = address;
+            this.directory = directory;
+            this.disks = disks;
+        }
 
-    /**
-     * Binds and starts serving as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer,
-     * HttpSettings)}, timing every request and counting the bytes sent, the hot-object cache and the
-     * event loops in {@code metrics}.
-     */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                   StreamServer streams, HttpSettings settings, RondoMetrics metrics)
-        throws InterruptedException {
-        return start(address, directory, disks, streams, settings, metrics, Clock.systemUTC(),
-            ConnectionLimit.unlimited("HTTP"));
-    }
+        /** The stream protocol's WebSocket binding at {@code /stream} (default: none). */
+        public Builder streams(StreamServer streams) {
+            this.streams = streams;
+            return this;
+        }
 
-    /**
-     * Binds and starts serving as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer,
-     * HttpSettings, RondoMetrics)}, dating every answer by {@code clock} (the {@code Date} header) and
-     * holding no more connections than {@code limit} allows.
-     */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                   StreamServer streams, HttpSettings settings, RondoMetrics metrics, Clock clock,
-                                   ConnectionLimit limit) throws InterruptedException {
-        return start(address, directory, disks, streams,
-            new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes()), settings, metrics, clock,
-            limit);
-    }
+        /** The limits, buffers and hot-object cache ({@code http:} in rondo.yaml; default: its defaults). */
+        public Builder settings(HttpSettings settings) {
+            this.settings = settings;
+            return this;
+        }
 
-    /**
-     * Binds and starts serving, as {@link #start(InetSocketAddress, Directory, DiskRuntime, StreamServer)},
-     * with hot objects served from {@code hot}, which {@link #close()} empties; returns once the port is open.
-     */
-    public static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                   StreamServer streams, HotObjects hot) throws InterruptedException {
-        return start(address, directory, disks, streams, hot, HttpSettings.defaults(), null, Clock.systemUTC(),
-            ConnectionLimit.unlimited("HTTP"));
+        /** Hot objects served from {@code hot}, which closing the server empties (default: as the settings say). */
+        public Builder hotObjects(HotObjects hot) {
+            this.hot = hot;
+            return this;
+        }
+
+        /** Every request timed and the bytes sent counted, with the cache and event loops (default: none). */
+        public Builder metrics(RondoMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        /** What dates every answer (the {@code Date} header, conditional requests): required. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The most connections held at once, in all and from one address (default: no limit). */
+        public Builder limit(ConnectionLimit limit) {
+            this.limit = limit;
+            return this;
+        }
+
+        /** Binds and starts serving; returns once the port is open. */
+        public HttpServer start() throws InterruptedException {
+            if (clock == null) {
+                throw new IllegalStateException("no clock: set clock(...)");
+            }
+            HotObjects cache = hot != null ? hot
+                : new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes());
+            return HttpServer.start(address, directory, disks, streams, cache, settings, metrics, clock, limit);
+        }
     }
 
     private static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,

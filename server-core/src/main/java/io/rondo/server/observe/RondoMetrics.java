@@ -157,17 +157,17 @@ public final class RondoMetrics {
      * Binds the HTTP port's hot-object cache (hits, misses, bytes served from memory, bytes kept, its budget),
      * its event loops and Netty's buffer allocator.
      */
-    public void bindHttp(io.rondo.server.http.HotObjects hot, io.netty.util.concurrent.EventExecutorGroup loops) {
+    public void bindHttp(CacheCounters hot, io.netty.util.concurrent.EventExecutorGroup loops) {
         functionCounter("rondo.cache.hits", "Requests answered from the hot-object cache", Tags.empty(), hot,
-            io.rondo.server.http.HotObjects::hits);
+            CacheCounters::hits);
         functionCounter("rondo.cache.misses", "Requests for a cacheable object that was not in memory", Tags.empty(),
-            hot, io.rondo.server.http.HotObjects::misses);
+            hot, CacheCounters::misses);
         functionCounter("rondo.cache.served.bytes", "Body bytes sent from the hot-object cache", Tags.empty(), hot,
-            io.rondo.server.http.HotObjects::bytesServedFromMemory);
+            CacheCounters::bytesServedFromMemory);
         gauge("rondo.cache.bytes", "Bytes the hot-object cache holds", Tags.empty(), hot,
-            io.rondo.server.http.HotObjects::cachedBytes);
+            CacheCounters::cachedBytes);
         gauge("rondo.cache.budget.bytes", "The most bytes the hot-object cache may hold (http.hotObjectsTotal)",
-            Tags.empty(), hot, io.rondo.server.http.HotObjects::maxTotalBytes);
+            Tags.empty(), hot, CacheCounters::maxTotalBytes);
         hot.bindTo(registry);
         new NettyEventExecutorMetrics(loops).bindTo(registry);
         new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);

@@ -15,9 +15,9 @@ import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.server.config.StreamSettings;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
-import io.rondo.server.runtime.Transport;
+import io.rondo.server.net.Transport;
 
 import io.rondo.server.observe.AdmissionLog;
 

@@ -2,7 +2,7 @@ package io.rondo.server.admin;
 
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,6 +3,7 @@ package io.rondo.server.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.ClientProfile;
@@ -530,8 +531,10 @@ class ObjectsResourceTest {
 
     /** The library's HTTP port, started on the same library, disks and stream port. */
     private HttpServer httpPort() throws InterruptedException {
-        return HttpServer.start(new InetSocketAddress("127.0.0.1", 0), server.library.directory(), server.disks,
-            server.streams);
+        return HttpServer.on(new InetSocketAddress("127.0.0.1", 0), server.library.directory(), server.disks)
+                .streams(server.streams)
+                .clock(SystemClocks.utc())
+                .start();
     }
 
     private List<String> catalogNames() {

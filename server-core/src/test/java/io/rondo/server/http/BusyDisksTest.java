@@ -43,8 +43,9 @@ class BusyDisksTest {
                      .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()))) {
             library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "some text"),
                 "/a.txt", null, 0), c -> { });
-            try (HttpServer server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-                disks);
+            try (HttpServer server = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                    .clock(SystemClocks.utc())
+                    .start();
                  Socket waiting = new Socket("127.0.0.1", server.address().getPort());
                  Socket refused = new Socket("127.0.0.1", server.address().getPort())) {
                 send(waiting, "GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n");

@@ -64,7 +64,10 @@ class HotObjectsTest {
                 })
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
         hot = new HotObjects(MAX_OBJECT, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
-        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, null, hot);
+        server = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .hotObjects(hot)
+                .clock(SystemClocks.utc())
+                .start();
     }
 
     @AfterAll
@@ -171,8 +174,10 @@ class HotObjectsTest {
     void theCacheNeverHoldsMoreThanItsWeight() throws Exception {
         long maxTotal = 200 * 1024;
         HotObjects small = new HotObjects(MAX_OBJECT, maxTotal);
-        try (HttpServer smallServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-            disks, null, small)) {
+        try (HttpServer smallServer = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .hotObjects(small)
+                .clock(SystemClocks.utc())
+                .start()) {
             for (int i = 0; i < 8; i++) {
                 byte[] bytes = ingest("/hot/many-" + i + ".bin", 60_000, 100 + i);
                 for (int again = 0; again < 3; again++) {
@@ -211,8 +216,10 @@ class HotObjectsTest {
     void anObjectLargerThanOneReadIsReadOnceThenEveryPartOfItComesFromMemory() throws Exception {
         HotObjects large = new HotObjects();
         byte[] bytes = ingest("/hot/large-cached.bin", 300_000, 8);
-        try (HttpServer largeServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-            disks, null, large)) {
+        try (HttpServer largeServer = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .hotObjects(large)
+                .clock(SystemClocks.utc())
+                .start()) {
             long before = dRequests();
             HttpResponse<byte[]> first = get(largeServer, "/hot/large-cached.bin");
             assertArrayEquals(bytes, first.body());
@@ -248,8 +255,10 @@ class HotObjectsTest {
     void aSmallRangeOfALargeObjectReadsOnlyThatRangeUntilTheWholeIsAskedFor() throws Exception {
         HotObjects large = new HotObjects();
         byte[] bytes = ingest("/hot/large-ranged.bin", 600_000, 9);
-        try (HttpServer largeServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-            disks, null, large)) {
+        try (HttpServer largeServer = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .hotObjects(large)
+                .clock(SystemClocks.utc())
+                .start()) {
             long before = dRequests();
             HttpResponse<byte[]> range = get(largeServer, "/hot/large-ranged.bin", "Range", "bytes=500000-500099");
             assertEquals(206, range.statusCode());
@@ -272,8 +281,10 @@ class HotObjectsTest {
     void theByteBudgetHoldsWithObjectsLargerThanTheOldLimit() throws Exception {
         long maxTotal = 700_000;
         HotObjects budget = new HotObjects(HttpSettings.DEFAULT_HOT_OBJECT_MAX, maxTotal);
-        try (HttpServer budgetServer = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-            disks, null, budget)) {
+        try (HttpServer budgetServer = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .hotObjects(budget)
+                .clock(SystemClocks.utc())
+                .start()) {
             for (int i = 0; i < 6; i++) {
                 byte[] bytes = ingest("/hot/budget-" + i + ".bin", 200_000, 200 + i);
                 for (int again = 0; again < 3; again++) {

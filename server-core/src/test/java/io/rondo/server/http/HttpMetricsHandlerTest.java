@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.observe.RondoMetrics;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,8 @@ class HttpMetricsHandlerTest {
     @Test
     void eachRequestIsTimedByItsRouteAndStatusClassAndItsBytesCounted() {
         RondoMetrics metrics = new RondoMetrics();
-        EmbeddedChannel channel = new EmbeddedChannel(new HttpMetricsHandler(metrics, metrics.httpSentBytes()));
+        EmbeddedChannel channel = new EmbeddedChannel(new HttpMetricsHandler(metrics, metrics.httpSentBytes(),
+            SystemClocks.nanoClock()));
         channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/videos/a.mp4?x=1"));
         channel.writeInbound(new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/videos/"));
         channel.writeOutbound(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.PARTIAL_CONTENT,

@@ -71,7 +71,9 @@ class HttpServeTest {
                     return device.read(request, task, scratch);
                 })
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
-        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
+        server = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .clock(SystemClocks.utc())
+                .start();
     }
 
     @AfterAll
@@ -188,8 +190,10 @@ class HttpServeTest {
             HttpSettings.DEFAULT_IDLE_TIMEOUT_SECONDS, HttpSettings.DEFAULT_HEADER_TIMEOUT_MS, 2,
             HttpSettings.DEFAULT_WRITE_BUFFER_LOW, HttpSettings.DEFAULT_WRITE_BUFFER_HIGH,
             HttpSettings.DEFAULT_HOT_OBJECT_MAX, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
-        try (HttpServer strict = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            null, tight)) {
+        try (HttpServer strict = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .settings(tight)
+                .clock(SystemClocks.utc())
+                .start()) {
             String base = "http://127.0.0.1:" + strict.address().getPort();
             HttpResponse<byte[]> longLine = CLIENT.send(HttpRequest.newBuilder(URI.create(base + "/"
                 + "a".repeat(300))).build(), HttpResponse.BodyHandlers.ofByteArray());

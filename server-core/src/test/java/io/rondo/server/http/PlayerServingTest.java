@@ -64,7 +64,9 @@ class PlayerServingTest {
         disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                 .model(DiskProfile.paperDisk())
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
-        server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
+        server = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .clock(SystemClocks.utc())
+                .start();
     }
 
     @AfterAll

@@ -9,6 +9,9 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.rondo.server.net.ConnectionLimit;
+import io.rondo.server.config.HttpSettings;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
@@ -70,7 +73,7 @@ class StreamUpgradeTest {
     @BeforeEach
     void connect() {
         channel = new EmbeddedChannel(new HttpInitializer(library.library().directory(), library.disks(), streams,
-            new HotObjects()));
+            new HotObjects(), HttpSettings.defaults(), null, SystemClocks.utc(), ConnectionLimit.unlimited("HTTP")));
     }
 
     @AfterEach

@@ -77,8 +77,12 @@ class ServingUnderLoadTest {
                     .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
                  StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
                      library.directory(), disks, RondoConfig.defaults().admissionConfig());
-                 HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
-                     disks.start(), streams, new HotObjects(0, 0))) {
+                 HttpServer http = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(),
+                         disks.start())
+                         .streams(streams)
+                         .hotObjects(new HotObjects(0, 0))
+                         .clock(SystemClocks.utc())
+                         .start()) {
                 long largest = video.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow();
                 long oneIoNs = paper.maxSeekNs() + paper.worstCaseRotationNs() + paper.transferNs(0, largest);
                 double boundMs = 2 * oneIoNs / 1e6 + 5;

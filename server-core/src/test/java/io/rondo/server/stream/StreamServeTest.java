@@ -184,8 +184,11 @@ class StreamServeTest {
     @Test
     void theWebSocketBindingStreamsTheSameBytes() throws Exception {
         serve(AdmissionConfig.defaults());
-        try (io.rondo.server.http.HttpServer http = io.rondo.server.http.HttpServer.start(
-            new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams)) {
+        try (io.rondo.server.http.HttpServer http = io.rondo.server.http.HttpServer.on(
+            new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                .streams(streams)
+                .clock(SystemClocks.utc())
+                .start()) {
             java.util.concurrent.LinkedBlockingQueue<io.rondo.client.protocol.Frame> frames =
                 new java.util.concurrent.LinkedBlockingQueue<>();
             java.net.http.WebSocket socket = java.net.http.HttpClient.newHttpClient().newWebSocketBuilder()

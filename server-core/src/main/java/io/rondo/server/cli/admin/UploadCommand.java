@@ -1,7 +1,7 @@
 package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rondo.server.cli.Progress;
+import io.rondo.server.cli.console.Progress;
 import io.rondo.server.config.ByteSizes;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;

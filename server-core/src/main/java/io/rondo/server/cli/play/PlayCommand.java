@@ -6,7 +6,7 @@ import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
-import io.rondo.server.cli.Progress;
+import io.rondo.server.cli.console.Progress;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -27,7 +27,7 @@ import io.rondo.server.config.SchedulerSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
-import io.rondo.server.runtime.ConnectionLimit;
+import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package io.rondo.server.runtime;
+package io.rondo.server.net;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

@@ -1,4 +1,4 @@
-package io.rondo.server.cli;
+package io.rondo.server.cli.console;
 
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;

@@ -1,4 +1,4 @@
-package io.rondo.server.runtime;
+package io.rondo.server.net;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

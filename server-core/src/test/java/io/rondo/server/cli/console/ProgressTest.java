@@ -1,4 +1,4 @@
-package io.rondo.server.cli;
+package io.rondo.server.cli.console;
 
 import org.junit.jupiter.api.Test;
 
