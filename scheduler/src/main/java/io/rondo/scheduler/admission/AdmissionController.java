@@ -4,7 +4,6 @@ import io.rondo.scheduler.RoundSummary;
 import io.rondo.scheduler.admission.AdmissionDecision.Resource;
 import io.rondo.scheduler.disk.DiskModel;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,11 +75,6 @@ public final class AdmissionController {
     private final Map<String, MeasuredRounds> measuredRounds;
     private final DeliverySlack delivery;
     private final AtomicReference<State> state;
-
-    /** A controller for the given disks, by name, judging with the system's clock. */
-    public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config) {
-        this(disks, config, SystemNanoClock.INSTANCE);
-    }
 
     /** A controller for the given disks, by name; {@code clock} tells when admitted streams end. */
     public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config, NanoClock clock) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
@@ -55,23 +57,17 @@ public final class DiskProfiler {
     private final int maxIoBytes;
     private final long seed;
     private final Effort effort;
-
-    /** A profiler reading with {@code io}, up to {@link #MAX_IO_BYTES}, at positions from a fresh seed. */
-    public DiskProfiler(DiskIo io) {
-        this(io, MAX_IO_BYTES, System.nanoTime());
-    }
+    private final NanoClock nanoClock;
+    private final EpochClock epochClock;
 
     /**
      * A profiler reading with {@code io}, IO sizes up to {@code maxIoBytes} (a power of two, at
-     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}, with the
-     * {@link Effort#FULL full} effort.
+     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}, spending
+     * {@code effort} on each IO size; {@code nanoClock} times the reads and the run, and
+     * {@code epochClock} tells when the run was measured.
      */
-    public DiskProfiler(DiskIo io, int maxIoBytes, long seed) {
-        this(io, maxIoBytes, seed, Effort.FULL);
-    }
-
-    /** As {@link #DiskProfiler(DiskIo, int, long)}, spending {@code effort} on each IO size. */
-    public DiskProfiler(DiskIo io, int maxIoBytes, long seed, Effort effort) {
+    public DiskProfiler(DiskIo io, int maxIoBytes, long seed, Effort effort, NanoClock nanoClock,
+                        EpochClock epochClock) {
         if (maxIoBytes < 2 * MIN_IO_BYTES || Integer.bitCount(maxIoBytes) != 1
             || maxIoBytes > AlignedBuffers.MAX_CAPACITY) {
             throw new IllegalArgumentException("the largest IO size must be a power of two from "
@@ -81,6 +77,8 @@ public final class DiskProfiler {
         this.maxIoBytes = maxIoBytes;
         this.seed = seed;
         this.effort = effort;
+        this.nanoClock = nanoClock;
+        this.epochClock = epochClock;
     }
 
     /**
@@ -123,8 +121,8 @@ public final class DiskProfiler {
         Thread cleanup = new Thread(() -> deleteQuietly(file), "rondo-profile-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            Instant started = Instant.now();
-            long startNs = System.nanoTime();
+            Instant started = Instant.ofEpochMilli(epochClock.time());
+            long startNs = nanoClock.nanoTime();
             write(file, fileBytes, listener);
             List<Sample> samples = measure(file, fileBytes, listener);
             Fit fit = fit(samples);
@@ -133,7 +131,7 @@ public final class DiskProfiler {
                 rows.add(sample.row(fit));
             }
             return new Result(dir.toAbsolutePath().normalize(), device, io.kind(), fileBytes,
-                started.truncatedTo(ChronoUnit.SECONDS), (System.nanoTime() - startNs) / 1e9, rows, fit);
+                started.truncatedTo(ChronoUnit.SECONDS), (nanoClock.nanoTime() - startNs) / 1e9, rows, fit);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -197,11 +195,11 @@ public final class DiskProfiler {
         return samples;
     }
 
-    private static long timedRead(OpenFile open, ByteBuffer buffer, int size, long offset) throws IOException {
+    private long timedRead(OpenFile open, ByteBuffer buffer, int size, long offset) throws IOException {
         buffer.clear().limit(size);
-        long startNs = System.nanoTime();
+        long startNs = nanoClock.nanoTime();
         int read = open.readAligned(offset, buffer);
-        long ns = System.nanoTime() - startNs;
+        long ns = nanoClock.nanoTime() - startNs;
         if (read != size) {
             throw new IOException("read " + open.path() + ": " + read + " of " + size + " bytes at offset " + offset);
         }

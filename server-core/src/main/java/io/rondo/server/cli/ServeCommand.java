@@ -4,6 +4,7 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -147,7 +148,8 @@ final class ServeCommand implements Callable<Integer> {
             try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), false,
                      () -> stopped.getCount() == 0)) {
                 // Emulation keeps the paper's disk unless a model is asked for by name, measured included.
-                models = DiskModels.real(DiskIo.best()).choose(diskProfile != null ? diskProfile
+                models = DiskModels.real(DiskIo.best(), SystemClocks.nanoClock(), SystemClocks.epochClock())
+                    .choose(diskProfile != null ? diskProfile
                         : settings.diskProfile(), diskProfile != null ? "--disk-profile" : "configured",
                     library.store().disks(), emulate && diskProfile == null, measuring);
             } catch (CancellationException e) {

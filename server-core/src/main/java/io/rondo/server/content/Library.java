@@ -7,6 +7,7 @@ import io.rondo.content.ingest.IngestService;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskLayout;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 
 import java.io.IOException;
@@ -60,7 +61,7 @@ public final class Library implements AutoCloseable {
         }
         List<String> notes = new ArrayList<>(layout.notes());
         Path dataFolder = roots.get(0).toAbsolutePath().normalize();
-        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"));
+        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"), SystemClocks.utc());
         try {
             ContentStore store = new ContentStore(catalog, disks);
             IngestService ingest = new IngestService(store, config.placement(),
