@@ -13,7 +13,6 @@ import io.rondo.server.config.RondoConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,13 +64,13 @@ public final class Library implements AutoCloseable {
         try {
             ContentStore store = new ContentStore(catalog, disks);
             IngestService ingest = new IngestService(store, config.placement(),
-                config.roundMs() * 1_000_000L, Clock.systemUTC());
+                config.roundMs() * 1_000_000L, SystemClocks.utc());
             int removed = ingest.recover();
             if (removed > 0) {
                 notes.add("removed " + removed + " file" + (removed == 1 ? "" : "s")
                     + " of ingests a crash interrupted");
             }
-            return new Library(catalog, store, ingest, new Directory(store, Clock.systemUTC()), notes, dataFolder);
+            return new Library(catalog, store, ingest, new Directory(store, SystemClocks.utc()), notes, dataFolder);
         } catch (IOException | RuntimeException e) {
             catalog.close();
             throw e;
