@@ -8,6 +8,7 @@ import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.Placement;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.time.SystemClocks;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -68,7 +69,7 @@ public class CatalogReopenBenchmark {
     @Setup(Level.Trial)
     public void writeCatalog() throws IOException {
         dataDir = Files.createTempDirectory("rondo-catalog-benchmark");
-        try (ChronicleCatalog writing = ChronicleCatalog.open(dataDir)) {
+        try (ChronicleCatalog writing = ChronicleCatalog.open(dataDir, SystemClocks.utc())) {
             for (int i = 0; i < objects; i++) {
                 String name = String.format("/library/%03d/object-%06d", i % 997, i);
                 writing.put(i % 100 == 0 ? film(writing.nextId(), name, i) : document(writing.nextId(), name));
@@ -78,7 +79,7 @@ public class CatalogReopenBenchmark {
 
     @Benchmark
     public int reopen() {
-        catalog = ChronicleCatalog.open(dataDir);
+        catalog = ChronicleCatalog.open(dataDir, SystemClocks.utc());
         return catalog.size();
     }
 

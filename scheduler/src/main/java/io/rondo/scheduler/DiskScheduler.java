@@ -2,9 +2,9 @@ package io.rondo.scheduler;
 
 import io.rondo.scheduler.disk.DiskModel;
 import io.rondo.scheduler.policy.Limitation;
-import io.rondo.scheduler.policy.QueueOrdering;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,10 +20,12 @@ import java.util.List;
  * issue, or null to wait until a request arrives, a round starts or {@link #wakeUpNs()} passes.
  * One IO is in flight at a time (single-thread IO per disk, papers/000 Section 2.1).
  *
- * <p>Each round that ends is summed up for the observer ({@link ScheduleObserver#roundEnded}):
- * its slack, its C-requests on time, late and dropped, and the D-requests served beside them, as
- * papers/000 Figure 2 plots per time cycle. The counts are plain fields reset at each round
- * start; only the summary itself is allocated, once a round.
+ * <p>This class holds the rounds, their subrounds and the service periods the policy divides
+ * them into; the {@link Sweep} holds the scan list, the head and its direction; the
+ * {@link DiscretePeriod} chooses the D-requests of a period (Figure 5's fill, or FCFS); and the
+ * {@link RoundTally} sums up each round that ends for the observer
+ * ({@link ScheduleObserver#roundEnded}): its slack, its C-requests on time, late and dropped, and
+ * the D-requests served beside them, as papers/000 Figure 2 plots per time cycle.
  *
  * <p>The policy may change while the disk runs ({@link #changePolicy}): the new one takes over
  * at the next round start, when the last round's C-requests are gone and its D-requests are back
@@ -64,17 +66,15 @@ public final class DiskScheduler {
     private final long roundLengthNs;
     private final ScheduleObserver observer;
     private SchedulingPolicy policy;
-    private QueueOrdering ordering;
-    private Limitation limitation;
     private int subrounds;
     private SchedulingPolicy nextPolicy;
 
     private final FifoQueue fifo = new FifoQueue();
-    private final java.util.ArrayDeque<DiscreteRequest> urgent = new java.util.ArrayDeque<>();
-    private final ScanList scanList;
+    private final ArrayDeque<DiscreteRequest> urgent = new ArrayDeque<>();
+    private final Sweep sweep;
     private final ScanList waitingContinuous;
-    private ScanDirection direction = ScanDirection.UNDEFINED;
-    private long headPosition;
+    private final DiscretePeriod period;
+    private final RoundTally tally = new RoundTally();
     private DiskRequest inFlight;
 
     private boolean roundStarted;
@@ -88,27 +88,6 @@ public final class DiskScheduler {
     private long subroundEndNs;
 
     private Phase phase = Phase.MIXED;
-    private long periodStartNs;
-    private long periodEndNs;
-    private boolean spillAllowed;
-    private boolean periodFresh;
-    private int discreteThisSubround;
-
-    private long glitches;
-    private long discardedContinuous;
-    private long busyNs;
-    private long continuousBusyNs;
-
-    private int roundOnTime;
-    private int roundLate;
-    private int roundDropped;
-    private int roundDiscreteServed;
-    private long roundContinuousBusyNs;
-    private long roundDiscreteBusyNs;
-    private long roundLastContinuousDoneNs;
-    private long roundContinuousBytes;
-    /** A C-request of an ended round, still in flight: already summed up as late with its round. */
-    private DiskRequest carriedOver;
 
     /**
      * @param policy          a point of the policy framework
@@ -126,10 +105,10 @@ public final class DiskScheduler {
         this.roundLengthNs = roundLengthNs;
         this.observer = observer;
         checkPolicy(policy);
-        apply(policy);
-        this.scanList = new ScanList(disk, 64);
+        this.sweep = new Sweep(disk, checkPosition(initialHead, "the initial head position"));
         this.waitingContinuous = new ScanList(disk, 16);
-        this.headPosition = checkPosition(initialHead, "the initial head position");
+        this.period = new DiscretePeriod(fifo, sweep);
+        apply(policy);
     }
 
     /** The policy in force: a change asked for takes over only at the next round start. */
@@ -190,13 +169,13 @@ public final class DiskScheduler {
             checkPosition(request.position(), request.toString());
         }
         dropped.clear();
-        scanList.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
+        sweep.list().removeAll(true, request -> discard((ContinuousRequest) request, startNs));
         waitingContinuous.removeAll(true, request -> discard((ContinuousRequest) request, startNs));
         if (roundStarted) {
             for (int i = roundContinuousCount * (subround + 1) / subrounds; i < roundContinuousCount; i++) {
                 discard(roundContinuous[i], startNs);
             }
-            endRound(startNs);
+            observer.roundEnded(tally.end(roundStartNs, roundLengthNs, roundContinuousCount, inFlight, startNs));
         }
         returnDiscreteToFifo();
         if (nextPolicy != null) {
@@ -206,23 +185,16 @@ public final class DiskScheduler {
         roundStarted = true;
         roundStartNs = startNs;
         roundEndNs = startNs + roundLengthNs;
-        roundOnTime = 0;
-        roundLate = 0;
-        roundDropped = 0;
-        roundDiscreteServed = 0;
-        roundContinuousBusyNs = 0;
-        roundDiscreteBusyNs = 0;
-        roundLastContinuousDoneNs = startNs;
+        tally.begin(startNs);
         if (roundContinuous.length < continuous.size()) {
             roundContinuous = Arrays.copyOf(roundContinuous, Math.max(continuous.size(), roundContinuous.length * 2));
         }
         Arrays.fill(roundContinuous, null);
         roundContinuousCount = 0;
-        roundContinuousBytes = 0;
         for (ContinuousRequest request : continuous) {
-            roundContinuousBytes += request.sizeBytes();
+            tally.due(request);
             request.deadlineNs(roundEndNs);
-            request.estimatedCostNs = costOf(request);
+            request.estimatedCostNs = sweep.costOf(request);
             roundContinuous[roundContinuousCount++] = request;
         }
         beginSubround(0);
@@ -264,16 +236,16 @@ public final class DiskScheduler {
         }
         DiscreteRequest first = urgent.poll();
         if (first != null) {
-            first.estimatedCostNs = costOf(first);
+            first.estimatedCostNs = sweep.costOf(first);
             inFlight = first;
             first.issuedNs = nowNs;
             return first;
         }
         DiskRequest request = switch (phase) {
-            case MIXED -> nextFromScanList(nowNs);
+            case MIXED -> period.nextFromScanList(nowNs);
             case CONTINUOUS -> nextContinuous(nowNs);
             case DISCRETE_BEFORE_CONTINUOUS -> nextDiscreteBeforeContinuous(nowNs);
-            case DISCRETE -> nextDiscrete(nowNs);
+            case DISCRETE -> period.next(nowNs);
         };
         if (request != null) {
             inFlight = request;
@@ -289,32 +261,16 @@ public final class DiskScheduler {
             throw new IllegalStateException("no IO is in flight");
         }
         inFlight = null;
-        headPosition = request.position();
+        sweep.headAt(request.position());
         long serviceNs = nowNs - request.issuedNs;
-        busyNs += serviceNs;
         if (request instanceof ContinuousRequest continuous) {
-            continuousBusyNs += serviceNs;
-            boolean late = nowNs - continuous.deadlineNs() > 0;
-            if (request == carriedOver) {
-                carriedOver = null;
-            } else {
-                if (late) {
-                    roundLate++;
-                } else {
-                    roundOnTime++;
-                }
-                roundContinuousBusyNs += serviceNs;
-                roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nowNs);
-            }
-            if (late) {
-                glitches++;
+            if (tally.continuousCompleted(continuous, serviceNs, nowNs)) {
                 observer.glitch(continuous, nowNs, false);
             } else {
                 observer.continuousCompleted(continuous, nowNs);
             }
         } else {
-            roundDiscreteServed++;
-            roundDiscreteBusyNs += serviceNs;
+            tally.discreteCompleted(serviceNs);
             observer.discreteCompleted((DiscreteRequest) request, nowNs);
         }
     }
@@ -332,12 +288,14 @@ public final class DiskScheduler {
         return inFlight;
     }
 
+    /** Where the head is: at the last request served, or where it started. */
     public long headPosition() {
-        return headPosition;
+        return sweep.headPosition();
     }
 
+    /** The direction of the sweep under way; undefined between sweeps. */
     public ScanDirection direction() {
-        return direction;
+        return sweep.direction();
     }
 
     /** D-requests waiting in the fifo queue. */
@@ -347,32 +305,32 @@ public final class DiskScheduler {
 
     /** Requests in the scan list, not counting the one in flight. */
     public int scanListSize() {
-        return scanList.size() + waitingContinuous.size();
+        return sweep.list().size() + waitingContinuous.size();
     }
 
     /** C-requests that missed their deadline, late or dropped. */
     public long glitches() {
-        return glitches;
+        return tally.glitches();
     }
 
     /** C-requests dropped unread at the end of their round; part of {@link #glitches()}. */
     public long discardedContinuous() {
-        return discardedContinuous;
+        return tally.discardedContinuous();
     }
 
     /** Total service time of completed IOs. */
     public long busyNs() {
-        return busyNs;
+        return tally.busyNs();
     }
 
     /** Total service time of completed C-requests. */
     public long continuousBusyNs() {
-        return continuousBusyNs;
+        return tally.continuousBusyNs();
     }
 
     /** The estimated time to serve the scan list from the head, as {@code estimateSvcTime} of Figure 6. */
     public long estimateServiceTimeNs() {
-        return scanList.estimateNs(headPosition, direction);
+        return sweep.estimateNs();
     }
 
     /** The fifo queue, for tests in this package to inspect. */
@@ -382,68 +340,43 @@ public final class DiskScheduler {
 
     /** The scan list, for tests in this package to inspect. */
     ScanList scanList() {
-        return scanList;
+        return sweep.list();
     }
 
     private void apply(SchedulingPolicy next) {
         policy = next;
-        ordering = next.ordering();
-        limitation = next.limitation();
         subrounds = next.subrounds();
-    }
-
-    /**
-     * Sums up the round that ends as the next starts at {@code nextStartNs}, its unread
-     * C-requests already dropped. A C-request of it still in flight is counted late, with the
-     * time it has taken so far.
-     */
-    private void endRound(long nextStartNs) {
-        if (inFlight instanceof ContinuousRequest && inFlight != carriedOver) {
-            carriedOver = inFlight;
-            roundLate++;
-            roundContinuousBusyNs += nextStartNs - inFlight.issuedNs;
-            roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nextStartNs);
-        }
-        observer.roundEnded(new RoundSummary(roundStartNs, roundLengthNs, roundContinuousCount, roundOnTime,
-            roundLate, roundDropped, roundDiscreteServed, roundContinuousBusyNs, roundDiscreteBusyNs,
-            roundLastContinuousDoneNs, roundContinuousBytes));
+        period.apply(next);
     }
 
     private void beginSubround(int index) {
         subround = index;
         long startNs = roundStartNs + roundLengthNs * index / subrounds;
         subroundEndNs = index == subrounds - 1 ? roundEndNs : roundStartNs + roundLengthNs * (index + 1) / subrounds;
-        discreteThisSubround = 0;
+        period.beginSubround();
         returnDiscreteToFifo();
-        direction = ScanDirection.UNDEFINED;
+        sweep.restart();
         int from = roundContinuousCount * index / subrounds;
         int to = roundContinuousCount * (index + 1) / subrounds;
         switch (policy.servicePeriod()) {
             case MIXED -> {
-                insertContinuous(scanList, from, to);
+                insertContinuous(sweep.list(), from, to);
                 phase = Phase.MIXED;
-                beginPeriod(startNs, subroundEndNs, true);
+                period.begin(startNs, subroundEndNs, true);
             }
             case DISJOINT_C_FIRST -> {
-                insertContinuous(scanList, from, to);
+                insertContinuous(sweep.list(), from, to);
                 phase = Phase.CONTINUOUS;
             }
             case DISJOINT_D_FIRST -> {
                 insertContinuous(waitingContinuous, from, to);
                 phase = Phase.DISCRETE_BEFORE_CONTINUOUS;
-                long endNs = limitation == Limitation.STATIC_TIME
+                long endNs = policy.limitation() == Limitation.STATIC_TIME
                     ? startNs + (long) ((subroundEndNs - startNs) * policy.discretePeriodShare())
                     : subroundEndNs - waitingContinuous.estimateFromAnywhereNs();
-                beginPeriod(startNs, endNs, false);
+                period.begin(startNs, endNs, false);
             }
         }
-    }
-
-    private void beginPeriod(long startNs, long endNs, boolean spill) {
-        periodStartNs = startNs;
-        periodEndNs = endNs;
-        spillAllowed = spill;
-        periodFresh = true;
     }
 
     private void insertContinuous(ScanList list, int from, int to) {
@@ -453,162 +386,37 @@ public final class DiskScheduler {
     }
 
     private DiskRequest nextContinuous(long nowNs) {
-        DiskRequest request = popScanList();
+        DiskRequest request = sweep.pop();
         if (request != null) {
             return request;
         }
         phase = Phase.DISCRETE;
-        direction = ScanDirection.UNDEFINED;
-        long endNs = limitation == Limitation.STATIC_TIME
+        sweep.restart();
+        long endNs = policy.limitation() == Limitation.STATIC_TIME
             ? Math.min(subroundEndNs, nowNs + (long) (roundLengthNs / subrounds * policy.discretePeriodShare()))
             : subroundEndNs;
-        beginPeriod(nowNs, endNs, true);
-        return nextDiscrete(nowNs);
+        period.begin(nowNs, endNs, true);
+        return period.next(nowNs);
     }
 
     private DiskRequest nextDiscreteBeforeContinuous(long nowNs) {
-        DiskRequest request = nextDiscrete(nowNs);
+        DiskRequest request = period.next(nowNs);
         if (request != null) {
             return request;
         }
-        waitingContinuous.removeAll(true, scanList::insert);
+        waitingContinuous.removeAll(true, sweep.list()::insert);
         phase = Phase.CONTINUOUS;
-        direction = ScanDirection.UNDEFINED;
+        sweep.restart();
         return nextContinuous(nowNs);
     }
 
-    private DiskRequest nextDiscrete(long nowNs) {
-        return ordering.isScan() ? nextFromScanList(nowNs) : nextInArrivalOrder(nowNs);
-    }
-
-    /** Figure 4's loop body for the SCAN orderings: fill as the ordering allows, then serve. */
-    private DiskRequest nextFromScanList(long nowNs) {
-        if (mayFill()) {
-            fillScanList(nowNs);
-        }
-        if (scanList.isEmpty() && direction != ScanDirection.UNDEFINED) {
-            direction = ScanDirection.UNDEFINED;
-            if (mayFill()) {
-                fillScanList(nowNs);
-            }
-        }
-        return popScanList();
-    }
-
-    private boolean mayFill() {
-        return switch (ordering) {
-            case INCREMENTAL_SCAN -> true;
-            case GATED_INCREMENTAL_SCAN -> periodFresh || scanList.isEmpty();
-            default -> periodFresh;
-        };
-    }
-
-    /** Figure 4's FCFS cases: serve the oldest D-request while the period lasts. */
-    private DiskRequest nextInArrivalOrder(long nowNs) {
-        DiscreteRequest oldest = fifo.first();
-        if (oldest == null || !selectable(oldest)) {
-            return null;
-        }
-        if (limitation == Limitation.STATIC_NUMBER) {
-            if (discreteThisSubround >= policy.discreteLimit()) {
-                return null;
-            }
-        } else {
-            long leftNs = periodEndNs - nowNs;
-            long estimateNs = disk.seekNs(headPosition, oldest.position()) + costOf(oldest);
-            if (spillAllowed ? leftNs <= 0 : estimateNs > leftNs) {
-                return null;
-            }
-        }
-        fifo.remove(oldest);
-        discreteThisSubround++;
-        return oldest;
-    }
-
-    /**
-     * Figure 5: take D-requests from the fifo queue in arrival order into the scan list while the
-     * estimated sweep fits the period, skipping those the sweep has passed.
-     */
-    private void fillScanList(long nowNs) {
-        periodFresh = false;
-        boolean counted = limitation == Limitation.STATIC_NUMBER;
-        long leftNs = periodEndNs - nowNs;
-        long estimateNs = scanList.estimateNs(headPosition, direction);
-        DiscreteRequest candidate = fifo.first();
-        while (candidate != null && (counted ? discreteThisSubround < policy.discreteLimit() : estimateNs < leftNs)) {
-            DiscreteRequest following = fifo.next(candidate);
-            if (!selectable(candidate)) {
-                break;
-            }
-            if (isAhead(candidate)) {
-                candidate.estimatedCostNs = costOf(candidate);
-                int index = scanList.insert(candidate);
-                if (!counted) {
-                    long withCandidateNs = scanList.estimateNs(headPosition, direction);
-                    if (withCandidateNs > leftNs && !overrunAllowed(withCandidateNs, leftNs)) {
-                        scanList.removeAt(index);
-                        break;
-                    }
-                    estimateNs = withCandidateNs;
-                }
-                fifo.remove(candidate);
-                discreteThisSubround++;
-            }
-            candidate = following;
-        }
-        if (direction == ScanDirection.UNDEFINED && !scanList.isEmpty()) {
-            direction = scanList.directionFrom(headPosition);
-        }
-    }
-
-    /** The spill-over rule: only the last request of the sweep may end past the period, and only a D-request. */
-    private boolean overrunAllowed(long estimateNs, long leftNs) {
-        return spillAllowed
-            && !scanList.lastInSweep(headPosition, direction).isContinuous()
-            && estimateNs - scanList.lastInSweepCostNs(headPosition, direction) <= leftNs;
-    }
-
-    /** Non-incremental orderings take only the D-requests that arrived before the period began. */
-    private boolean selectable(DiscreteRequest request) {
-        return ordering.isIncremental() || request.arrivalNs() - periodStartNs < 0;
-    }
-
-    /** Figure 5: while a sweep is under way, a newcomer joins it only if the head has yet to pass it. */
-    private boolean isAhead(DiskRequest request) {
-        return switch (direction) {
-            case UNDEFINED -> true;
-            case FORWARD -> request.position() >= headPosition;
-            case BACKWARD -> request.position() <= headPosition;
-        };
-    }
-
-    private DiskRequest popScanList() {
-        if (scanList.isEmpty()) {
-            return null;
-        }
-        if (direction == ScanDirection.UNDEFINED) {
-            direction = scanList.directionFrom(headPosition);
-        }
-        return direction == ScanDirection.FORWARD ? scanList.removeFirst() : scanList.removeLast();
-    }
-
-    /** Figure 6's per-request term: the rotational delay (the worst case unless known) and the transfer. */
-    private long costOf(DiskRequest request) {
-        long rotationNs = request.rotationNs() >= 0 ? request.rotationNs() : disk.worstCaseRotationNs();
-        return rotationNs + disk.transferNs(request.position(), request.sizeBytes());
-    }
-
     private void returnDiscreteToFifo() {
-        scanList.removeAll(false, request -> fifo.putBack((DiscreteRequest) request));
+        sweep.list().removeAll(false, request -> fifo.putBack((DiscreteRequest) request));
     }
 
     private void discard(ContinuousRequest request, long nowNs) {
-        glitches++;
-        discardedContinuous++;
-        roundDropped++;
+        tally.continuousDropped(request, nowNs);
         dropped.add(request);
-        roundContinuousBusyNs += request.estimatedCostNs;
-        roundLastContinuousDoneNs = Math.max(roundLastContinuousDoneNs, nowNs);
         observer.glitch(request, nowNs, true);
     }
 

@@ -16,6 +16,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -127,12 +128,12 @@ public final class ChronicleCatalog implements Catalog {
 
     /**
      * Opens the catalog in {@code dataDir/catalog}, creating it if there is none, and recovering it
-     * if the last process to open it did not close it.
+     * if the last process to open it did not close it; {@code clock} times a recovery, for the log.
      *
      * @throws IllegalStateException if the catalog has another schema version, or is open elsewhere
      * @throws UncheckedIOException  if its files cannot be read or written
      */
-    public static ChronicleCatalog open(Path dataDir) {
+    public static ChronicleCatalog open(Path dataDir, Clock clock) {
         CatalogFolder folder = CatalogFolder.lock(dataDir.resolve("catalog"));
         ChronicleMap<Long, byte[]> objects = null;
         ChronicleMap<String, Long> meta = null;
@@ -142,14 +143,14 @@ public final class ChronicleCatalog implements Catalog {
             folder.checkOrWriteSchema(MediaObjectCodec.SCHEMA_VERSION, objectsFile.exists() || metaFile.exists());
             boolean recover = !folder.wasClosedCleanly() && (objectsFile.exists() || metaFile.exists());
             folder.markOpen();
-            long startNs = System.nanoTime();
+            long startMs = clock.millis();
             List<String> corruptions = new ArrayList<>();
             objects = openMap(objectsBuilder(), objectsFile, recover, corruptions::add);
             meta = openMap(metaBuilder(), metaFile, recover, corruptions::add);
             if (recover) {
                 LOG.warn("The catalog in {} was not closed; recovered it in {} ms: {} objects, {} corruptions "
                     + "reported{}", folder.path(),
-                    (System.nanoTime() - startNs) / 1_000_000, objects.size(), corruptions.size(),
+                    clock.millis() - startMs, objects.size(), corruptions.size(),
                     corruptions.isEmpty() ? "" : ": " + corruptions);
             }
             return new ChronicleCatalog(folder, objects, meta, recover);

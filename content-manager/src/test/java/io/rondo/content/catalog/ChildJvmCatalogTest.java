@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,7 +34,7 @@ class ChildJvmCatalogTest {
     void whatAChildPutIsThereAfterItExits() throws Exception {
         assertEquals(0, runChild("30").exitValue());
         assertEquals(0, runChild("50").exitValue());
-        try (ChronicleCatalog catalog = ChronicleCatalog.open(data)) {
+        try (ChronicleCatalog catalog = ChronicleCatalog.open(data, Clock.systemUTC())) {
             assertFalse(catalog.recovered(), "the children closed the catalog");
             assertEquals(50, catalog.size());
             assertAllWhole(catalog, 50);
@@ -46,7 +47,7 @@ class ChildJvmCatalogTest {
         int lastSeen = -1;
         for (int kill = 0; kill < 3; kill++) {
             lastSeen = Math.max(lastSeen, killChildAfter(5 + random.nextInt(60)));
-            try (ChronicleCatalog catalog = ChronicleCatalog.open(data)) {
+            try (ChronicleCatalog catalog = ChronicleCatalog.open(data, Clock.systemUTC())) {
                 assertTrue(catalog.recovered(), "a killed child leaves the catalog to recover");
                 int size = catalog.size();
                 // The child runs on while the test reads its output and kills it, so it may have done

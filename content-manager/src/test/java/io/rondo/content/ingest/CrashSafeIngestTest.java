@@ -93,7 +93,7 @@ class CrashSafeIngestTest {
     }
 
     private static void checkWholeOrAbsent(Path data, Path inputs, int lastSeen) throws Exception {
-        try (ChronicleCatalog catalog = ChronicleCatalog.open(data.resolve("rondo"))) {
+        try (ChronicleCatalog catalog = ChronicleCatalog.open(data.resolve("rondo"), Clock.systemUTC())) {
             ContentStore store = new ContentStore(catalog, List.of(new StorageDisk("d0", data)));
             new IngestService(store, PlacementPolicy.STRIPED, 1_000_000_000L, Clock.systemUTC()).recover();
             for (int i = 0; i <= lastSeen; i++) {

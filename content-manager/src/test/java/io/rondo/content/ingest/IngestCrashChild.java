@@ -17,7 +17,7 @@ public final class IngestCrashChild {
         Path data = Path.of(args[0]);
         Path inputs = Path.of(args[1]);
         int count = Integer.parseInt(args[2]);
-        try (ChronicleCatalog catalog = ChronicleCatalog.open(data.resolve("rondo"))) {
+        try (ChronicleCatalog catalog = ChronicleCatalog.open(data.resolve("rondo"), Clock.systemUTC())) {
             ContentStore store = new ContentStore(catalog, List.of(new StorageDisk("d0", data)));
             IngestService ingest = new IngestService(store, PlacementPolicy.STRIPED, 1_000_000_000L,
                 Clock.systemUTC());

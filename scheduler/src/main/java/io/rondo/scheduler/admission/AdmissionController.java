@@ -4,20 +4,15 @@ import io.rondo.scheduler.RoundSummary;
 import io.rondo.scheduler.admission.AdmissionDecision.Resource;
 import io.rondo.scheduler.disk.DiskModel;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.ToLongFunction;
 
 /**
  * XTREAM's admission controller (papers/000 Section 2.3): a new stream is admitted only if, on
@@ -63,40 +58,34 @@ import java.util.function.ToLongFunction;
  * never overbook, an admission racing a change of settings is judged under the settings it ends
  * up recorded with, and a decision never waits for another thread. Admissions are rare (one per
  * stream opened), so copying the snapshot on each is cheap beside what it saves.
+ *
+ * <p>What a stream and a round are charged is {@link Charges}' arithmetic; the snapshot is an
+ * {@link AdmissionState}; this class judges against it and replaces it.
  */
 public final class AdmissionController {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionController.class);
 
-    private static final long NS_PER_SECOND = 1_000_000_000L;
-
     private final long roundNs;
     private final NanoClock clock;
-    private final Map<String, ThroughputModel> models;
+    private final Charges charges;
     private final Map<String, MeasuredRounds> measuredRounds;
     private final DeliverySlack delivery;
-    private final AtomicReference<State> state;
-
-    /** A controller for the given disks, by name, judging with the system's clock. */
-    public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config) {
-        this(disks, config, SystemNanoClock.INSTANCE);
-    }
+    private final AtomicReference<AdmissionState> state;
 
     /** A controller for the given disks, by name; {@code clock} tells when admitted streams end. */
     public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config, NanoClock clock) {
         if (disks.isEmpty()) {
             throw new IllegalArgumentException("admission control needs at least one disk");
         }
-        Map<String, ThroughputModel> byDisk = new TreeMap<>();
-        disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
-        this.models = Collections.unmodifiableMap(byDisk);
+        this.charges = new Charges(disks, config.roundNs());
         Map<String, MeasuredRounds> measured = new TreeMap<>();
-        byDisk.forEach((name, model) -> measured.put(name, new MeasuredRounds(model)));
+        charges.models().forEach((name, model) -> measured.put(name, new MeasuredRounds(model)));
         this.measuredRounds = Collections.unmodifiableMap(measured);
         this.delivery = new DeliverySlack(config.roundNs());
         this.roundNs = config.roundNs();
         this.clock = clock;
-        this.state = new AtomicReference<>(new State(config, Map.of(), Map.of(), 0, 0));
+        this.state = new AtomicReference<>(AdmissionState.empty(config));
     }
 
     /** The settings new streams are judged under. */
@@ -124,25 +113,25 @@ public final class AdmissionController {
                 + " ms)");
         }
         while (true) {
-            State current = state.get();
-            Map<Long, Admitted> recharged = new LinkedHashMap<>();
+            AdmissionState current = state.get();
+            Map<Long, AdmittedStream> recharged = new LinkedHashMap<>();
             Map<String, DiskLoad> fittingByDisk = new HashMap<>();
             long fittingBufferBytes = 0;
             long fittingBitsPerSecond = 0;
             int exceeding = 0;
-            for (Admitted admitted : current.streams.values()) {
-                Charge charge = charge(next.policy(), admitted.demand);
-                recharged.put(charge.streamId,
-                    new Admitted(admitted.demand, charge, admitted.endNs, admitted.endKnown));
-                if (fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
-                    charge.loadByDisk.forEach((disk, load) -> fittingByDisk.merge(disk, load, DiskLoad::plus));
-                    fittingBufferBytes += charge.bufferBytes;
-                    fittingBitsPerSecond += charge.networkBitsPerSecond;
+            for (AdmittedStream admitted : current.streams.values()) {
+                Charge charge = charges.charge(next.policy(), admitted.demand());
+                recharged.put(charge.streamId(),
+                    new AdmittedStream(admitted.demand(), charge, admitted.endNs(), admitted.endKnown()));
+                if (charges.fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
+                    charge.loadByDisk().forEach((disk, load) -> fittingByDisk.merge(disk, load, DiskLoad::plus));
+                    fittingBufferBytes += charge.bufferBytes();
+                    fittingBitsPerSecond += charge.networkBitsPerSecond();
                 } else {
                     exceeding++;
                 }
             }
-            if (state.compareAndSet(current, State.of(next, recharged))) {
+            if (state.compareAndSet(current, AdmissionState.of(next, recharged))) {
                 LOG.info("admission now judges under {}; {} stream(s) admitted, {} of them past what it admits",
                     next, recharged.size(), exceeding);
                 return new Reconfiguration(recharged.size(), exceeding);
@@ -179,14 +168,15 @@ public final class AdmissionController {
     private MeasuredRounds measured(String disk) {
         MeasuredRounds rounds = measuredRounds.get(disk);
         if (rounds == null) {
-            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are " + models.keySet());
+            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are "
+                + measuredRounds.keySet());
         }
         return rounds;
     }
 
     /** The curves a disk is judged by. */
     public ThroughputModel throughputModel(String disk) {
-        return model(disk);
+        return charges.model(disk);
     }
 
     /**
@@ -194,8 +184,8 @@ public final class AdmissionController {
      * answer otherwise if other streams came or went in between.
      */
     public AdmissionDecision decide(StreamDemand demand) {
-        State current = state.get();
-        Charge charge = charge(current.config.policy(), demand);
+        AdmissionState current = state.get();
+        Charge charge = charges.charge(current.config.policy(), demand);
         checkNew(current, demand);
         return judge(current, charge, clock.nanoTime());
     }
@@ -204,15 +194,15 @@ public final class AdmissionController {
     public AdmissionDecision admit(StreamDemand demand) {
         while (true) {
             long nowNs = clock.nanoTime();
-            State current = state.get();
+            AdmissionState current = state.get();
             checkNew(current, demand);
-            Charge charge = charge(current.config.policy(), demand);
+            Charge charge = charges.charge(current.config.policy(), demand);
             AdmissionDecision decision = judge(current, charge, nowNs);
             if (!decision.accepted()) {
                 return decision;
             }
             long endNs = demand.knownDuration().map(d -> nowNs + d.toNanos()).orElse(0L);
-            Admitted admitted = new Admitted(demand, charge, endNs, demand.duration() != null);
+            AdmittedStream admitted = new AdmittedStream(demand, charge, endNs, demand.duration() != null);
             if (state.compareAndSet(current, current.with(admitted))) {
                 return decision;
             }
@@ -222,7 +212,7 @@ public final class AdmissionController {
     /** Frees what an admitted stream held; false if no stream of that id was admitted. */
     public boolean release(long streamId) {
         while (true) {
-            State current = state.get();
+            AdmissionState current = state.get();
             if (!current.streams.containsKey(streamId)) {
                 return false;
             }
@@ -240,50 +230,19 @@ public final class AdmissionController {
      */
     public int capacity(AdmissionPolicy policy, StreamDemand demand) {
         AdmissionConfig config = config();
-        Charge charge = charge(policy, demand);
+        Charge charge = charges.charge(policy, demand);
         long streams = Integer.MAX_VALUE;
-        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
-            streams = Math.min(streams, capacity(policy, disk.getKey(), disk.getValue(), config.continuousNs()));
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
+            streams = Math.min(streams,
+                charges.capacity(policy, disk.getKey(), disk.getValue(), config.continuousNs()));
         }
-        if (charge.bufferBytes > 0) {
-            streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes);
+        if (charge.bufferBytes() > 0) {
+            streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes());
         }
-        if (config.networkLimited() && charge.networkBitsPerSecond > 0) {
-            streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond);
+        if (config.networkLimited() && charge.networkBitsPerSecond() > 0) {
+            streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond());
         }
         return (int) streams;
-    }
-
-    /** How many streams of {@code load} alone fit {@code availableNs} of {@code disk}'s round. */
-    private long capacity(AdmissionPolicy policy, String disk, DiskLoad load, long availableNs) {
-        if (load.ioNs() == 0) {
-            return Integer.MAX_VALUE;
-        }
-        if (!policy.chargesWholeRounds()) {
-            return availableNs / load.ioNs();
-        }
-        long streams = 0;
-        DiskLoad round = DiskLoad.NONE;
-        while (streams < Integer.MAX_VALUE) {
-            round = round.plus(load);
-            if (roundNs(policy, disk, round) > availableNs) {
-                break;
-            }
-            streams++;
-        }
-        return streams;
-    }
-
-    /**
-     * The part of {@code disk}'s round {@code load} takes under {@code policy}: for ADM2 the
-     * lesser of the whole round's charge and XTREAM's (each stream's peak fragment on the mean
-     * curve), so that Rondo's ADM2 admits whatever XTREAM's would.
-     */
-    private long roundNs(AdmissionPolicy policy, String disk, DiskLoad load) {
-        return policy.chargesWholeRounds()
-            ? Math.min(load.ioNs(),
-                model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
-            : load.ioNs();
     }
 
     /** True if a stream of this id is admitted. */
@@ -298,10 +257,10 @@ public final class AdmissionController {
 
     /** The number of admitted streams that touch {@code disk}. */
     public int admittedStreams(String disk) {
-        model(disk);
+        charges.model(disk);
         int count = 0;
-        for (Admitted admitted : state.get().streams.values()) {
-            if (admitted.charge.loadByDisk.containsKey(disk)) {
+        for (AdmittedStream admitted : state.get().streams.values()) {
+            if (admitted.charge().loadByDisk().containsKey(disk)) {
                 count++;
             }
         }
@@ -310,9 +269,9 @@ public final class AdmissionController {
 
     /** The part of {@code disk}'s round its admitted streams take, in nanoseconds. */
     public long committedNs(String disk) {
-        model(disk);
-        State current = state.get();
-        return roundNs(current.config.policy(), disk, current.loadByDisk.getOrDefault(disk, DiskLoad.NONE));
+        charges.model(disk);
+        AdmissionState current = state.get();
+        return charges.roundNs(current.config.policy(), disk, current.loadByDisk.getOrDefault(disk, DiskLoad.NONE));
     }
 
     /** The buffer memory the admitted streams hold. */
@@ -325,211 +284,59 @@ public final class AdmissionController {
         return state.get().networkBitsPerSecond;
     }
 
-    private Charge charge(AdmissionPolicy policy, StreamDemand demand) {
-        Map<String, DiskLoad> loadByDisk = new TreeMap<>();
-        long sentBytesPerRound = 0;
-        for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
-            DiskDemand need = share.getValue();
-            long charged = policy.chargedBytes(need);
-            long ioNs = model(share.getKey()).ioNs(policy, charged);
-            loadByDisk.put(share.getKey(), new DiskLoad(1, ioNs, need.averageBytesPerRound(),
-                need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound()));
-            sentBytesPerRound = Math.max(sentBytesPerRound, charged);
-        }
-        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
-        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
-            networkBitsPerSecond);
-    }
-
-    private ThroughputModel model(String disk) {
-        ThroughputModel model = models.get(disk);
-        if (model == null) {
-            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are " + models.keySet());
-        }
-        return model;
-    }
-
-    private static void checkNew(State current, StreamDemand demand) {
+    private static void checkNew(AdmissionState current, StreamDemand demand) {
         if (current.streams.containsKey(demand.streamId())) {
             throw new IllegalStateException("stream " + demand.streamId() + " is already admitted");
         }
     }
 
-    private AdmissionDecision judge(State current, Charge charge, long nowNs) {
+    private AdmissionDecision judge(AdmissionState current, Charge charge, long nowNs) {
         AdmissionConfig config = current.config;
         long availableNs = config.continuousNs();
         AdmissionPolicy policy = config.policy();
-        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
             DiskLoad with = current.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
             MeasuredRounds rounds = measured(disk.getKey());
             double inflation = rounds.inflation();
-            long modelledNs = roundNs(policy, disk.getKey(), with);
+            long modelledNs = charges.roundNs(policy, disk.getKey(), with);
             long neededNs = (long) Math.ceil(modelledNs * inflation);
             if (neededNs > availableNs) {
-                long aloneNs = roundNs(policy, disk.getKey(), disk.getValue());
-                long retry = aloneNs > availableNs ? 0 : retryAfterSeconds(current, nowNs,
-                    a -> a.charge.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).ioNs(),
+                long aloneNs = charges.roundNs(policy, disk.getKey(), disk.getValue());
+                long retry = aloneNs > availableNs ? 0 : current.retryAfterSeconds(nowNs,
+                    a -> a.charge().loadByDisk().getOrDefault(disk.getKey(), DiskLoad.NONE).ioNs(),
                     modelledNs - (long) (availableNs / inflation));
-                return new AdmissionDecision.Reject(charge.streamId, Resource.DISK_TIME, disk.getKey(), neededNs,
+                return new AdmissionDecision.Reject(charge.streamId(), Resource.DISK_TIME, disk.getKey(), neededNs,
                     availableNs, retry, inflation);
             }
             if (rounds.measuring()) {
                 int limit = rounds.measuredLimit(disk.getValue().ioNs(), availableNs);
                 if (with.streams() > limit) {
-                    return new AdmissionDecision.Reject(charge.streamId, Resource.MEASURING, disk.getKey(),
+                    return new AdmissionDecision.Reject(charge.streamId(), Resource.MEASURING, disk.getKey(),
                         with.streams(), limit, 1);
                 }
             }
         }
         long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;
-        if (charge.bufferBytes > freeBytes) {
-            long retry = charge.bufferBytes > config.bufferCeilingBytes() ? 0 : retryAfterSeconds(current, nowNs,
-                a -> a.charge.bufferBytes, charge.bufferBytes - freeBytes);
-            return new AdmissionDecision.Reject(charge.streamId, Resource.BUFFER_MEMORY, null, charge.bufferBytes,
+        if (charge.bufferBytes() > freeBytes) {
+            long retry = charge.bufferBytes() > config.bufferCeilingBytes() ? 0 : current.retryAfterSeconds(nowNs,
+                a -> a.charge().bufferBytes(), charge.bufferBytes() - freeBytes);
+            return new AdmissionDecision.Reject(charge.streamId(), Resource.BUFFER_MEMORY, null, charge.bufferBytes(),
                 freeBytes, retry);
         }
         long capacityBits = config.networkBitsPerSecond();
-        if (config.networkLimited() && current.networkBitsPerSecond + charge.networkBitsPerSecond > capacityBits) {
-            long neededBits = current.networkBitsPerSecond + charge.networkBitsPerSecond;
-            long retry = charge.networkBitsPerSecond > capacityBits ? 0 : retryAfterSeconds(current, nowNs,
-                a -> a.charge.networkBitsPerSecond, neededBits - capacityBits);
-            return new AdmissionDecision.Reject(charge.streamId, Resource.NETWORK, null, neededBits, capacityBits,
+        if (config.networkLimited() && current.networkBitsPerSecond + charge.networkBitsPerSecond() > capacityBits) {
+            long neededBits = current.networkBitsPerSecond + charge.networkBitsPerSecond();
+            long retry = charge.networkBitsPerSecond() > capacityBits ? 0 : current.retryAfterSeconds(nowNs,
+                a -> a.charge().networkBitsPerSecond(), neededBits - capacityBits);
+            return new AdmissionDecision.Reject(charge.streamId(), Resource.NETWORK, null, neededBits, capacityBits,
                 retry);
         }
         long leastSlackNs = delivery.leastSlackNs(nowNs);
-        if (leastSlackNs < delivery.minSlackNs() && !charge.loadByDisk.isEmpty()) {
-            long retry = Math.max(1, DeliverySlack.WINDOWS * roundNs / NS_PER_SECOND);
-            return new AdmissionDecision.Reject(charge.streamId, Resource.DELIVERY, null, delivery.minSlackNs(),
+        if (leastSlackNs < delivery.minSlackNs() && !charge.loadByDisk().isEmpty()) {
+            long retry = Math.max(1, DeliverySlack.WINDOWS * roundNs / Charges.NS_PER_SECOND);
+            return new AdmissionDecision.Reject(charge.streamId(), Resource.DELIVERY, null, delivery.minSlackNs(),
                 leastSlackNs, retry);
         }
-        return new AdmissionDecision.Accept(charge.streamId, config.policy());
-    }
-
-    /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
-    private boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytes,
-                         long networkBitsPerSecond, Charge charge) {
-        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk.entrySet()) {
-            DiskLoad with = loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
-            if (roundNs(config.policy(), disk.getKey(), with) > config.continuousNs()) {
-                return false;
-            }
-        }
-        return bufferBytes + charge.bufferBytes <= config.bufferCeilingBytes()
-            && (!config.networkLimited()
-                || networkBitsPerSecond + charge.networkBitsPerSecond <= config.networkBitsPerSecond());
-    }
-
-    /**
-     * The seconds until enough admitted streams have ended, in the order they end, to free
-     * {@code excess} of a resource: at least 1. If that waits on a stream whose end is unknown,
-     * the configured default.
-     */
-    private long retryAfterSeconds(State current, long nowNs, ToLongFunction<Admitted> share,
-                                   long excess) {
-        List<Admitted> holders = new ArrayList<>();
-        for (Admitted admitted : current.streams.values()) {
-            if (share.applyAsLong(admitted) > 0) {
-                holders.add(admitted);
-            }
-        }
-        holders.sort(Comparator.comparing((Admitted a) -> !a.endKnown).thenComparingLong(a -> a.endNs - nowNs));
-        long freed = 0;
-        for (Admitted admitted : holders) {
-            if (!admitted.endKnown) {
-                break;
-            }
-            freed += share.applyAsLong(admitted);
-            if (freed >= excess) {
-                long remainingNs = Math.max(0, admitted.endNs - nowNs);
-                return Math.max(1, (remainingNs + NS_PER_SECOND - 1) / NS_PER_SECOND);
-            }
-        }
-        return current.config.defaultRetryAfterSeconds();
-    }
-
-    /** What a stream is charged: its load on each disk it touches, buffer memory, and network. */
-    private record Charge(long streamId, Map<String, DiskLoad> loadByDisk, long bufferBytes,
-                          long networkBitsPerSecond) {
-    }
-
-    /**
-     * What streams ask of one disk's round, summed: how many they are, their IO times on the
-     * policy's curve for the fragment it charges (for ADM1 and ADM3 the round's time; for ADM2
-     * XTREAM's charge, and the share by which a retry-after is told), and their fragments' mean
-     * bytes, variances and peaks.
-     */
-    private record DiskLoad(int streams, long ioNs, double bytes, double varianceBytes2, double peakBytes) {
-
-        static final DiskLoad NONE = new DiskLoad(0, 0, 0, 0, 0);
-
-        DiskLoad plus(DiskLoad other) {
-            return new DiskLoad(streams + other.streams, ioNs + other.ioNs, bytes + other.bytes,
-                varianceBytes2 + other.varianceBytes2, peakBytes + other.peakBytes);
-        }
-
-        DiskLoad minus(DiskLoad other) {
-            return new DiskLoad(streams - other.streams, ioNs - other.ioNs, bytes - other.bytes,
-                Math.max(0, varianceBytes2 - other.varianceBytes2), peakBytes - other.peakBytes);
-        }
-    }
-
-    /**
-     * An admitted stream: what it asked for (to charge it again when the policy changes), its
-     * charge under the policy in force and, if known, when it ends.
-     */
-    private record Admitted(StreamDemand demand, Charge charge, long endNs, boolean endKnown) {
-    }
-
-    /**
-     * The settings and the admitted streams, in the order they were admitted, with what they take
-     * together; immutable: replaced whole on every change.
-     */
-    private static final class State {
-
-        final AdmissionConfig config;
-        final Map<Long, Admitted> streams;
-        final Map<String, DiskLoad> loadByDisk;
-        final long bufferBytes;
-        final long networkBitsPerSecond;
-
-        State(AdmissionConfig config, Map<Long, Admitted> streams, Map<String, DiskLoad> loadByDisk,
-              long bufferBytes, long networkBitsPerSecond) {
-            this.config = config;
-            this.streams = streams;
-            this.loadByDisk = loadByDisk;
-            this.bufferBytes = bufferBytes;
-            this.networkBitsPerSecond = networkBitsPerSecond;
-        }
-
-        /** The streams, in admission order, under {@code config}: their sums counted in one pass. */
-        static State of(AdmissionConfig config, Map<Long, Admitted> streams) {
-            Map<String, DiskLoad> used = new HashMap<>();
-            long buffer = 0;
-            long network = 0;
-            for (Admitted admitted : streams.values()) {
-                admitted.charge.loadByDisk.forEach((disk, load) -> used.merge(disk, load, DiskLoad::plus));
-                buffer += admitted.charge.bufferBytes;
-                network += admitted.charge.networkBitsPerSecond;
-            }
-            return new State(config, streams, used, buffer, network);
-        }
-
-        State with(Admitted admitted) {
-            Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
-            newStreams.put(admitted.demand.streamId(), admitted);
-            Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
-            admitted.charge.loadByDisk.forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::plus));
-            return new State(config, newStreams, newUsed, bufferBytes + admitted.charge.bufferBytes,
-                networkBitsPerSecond + admitted.charge.networkBitsPerSecond);
-        }
-
-        State without(long streamId) {
-            Map<Long, Admitted> newStreams = new LinkedHashMap<>(streams);
-            Admitted admitted = newStreams.remove(streamId);
-            Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
-            admitted.charge.loadByDisk.forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::minus));
-            return new State(config, newStreams, newUsed, bufferBytes - admitted.charge.bufferBytes,
-                networkBitsPerSecond - admitted.charge.networkBitsPerSecond);
-        }
+        return new AdmissionDecision.Accept(charge.streamId(), config.policy());
     }
 }

@@ -1,9 +1,8 @@
 package io.rondo.scheduler.device;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rondo.scheduler.device.ServiceTimeFit.Sample;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
@@ -16,7 +15,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -48,30 +46,22 @@ public final class DiskProfiler {
     static final int MAX_READS = 512;
 
     private static final int WRITE_CHUNK = 1 << 20;
-    private static final int CYLINDERS = 1000;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final DiskIo io;
     private final int maxIoBytes;
     private final long seed;
     private final Effort effort;
-
-    /** A profiler reading with {@code io}, up to {@link #MAX_IO_BYTES}, at positions from a fresh seed. */
-    public DiskProfiler(DiskIo io) {
-        this(io, MAX_IO_BYTES, System.nanoTime());
-    }
+    private final NanoClock nanoClock;
+    private final EpochClock epochClock;
 
     /**
      * A profiler reading with {@code io}, IO sizes up to {@code maxIoBytes} (a power of two, at
-     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}, with the
-     * {@link Effort#FULL full} effort.
+     * least 8 KiB: two sizes at least, to fit a line), positions drawn from {@code seed}, spending
+     * {@code effort} on each IO size; {@code nanoClock} times the reads and the run, and
+     * {@code epochClock} tells when the run was measured.
      */
-    public DiskProfiler(DiskIo io, int maxIoBytes, long seed) {
-        this(io, maxIoBytes, seed, Effort.FULL);
-    }
-
-    /** As {@link #DiskProfiler(DiskIo, int, long)}, spending {@code effort} on each IO size. */
-    public DiskProfiler(DiskIo io, int maxIoBytes, long seed, Effort effort) {
+    public DiskProfiler(DiskIo io, int maxIoBytes, long seed, Effort effort, NanoClock nanoClock,
+                        EpochClock epochClock) {
         if (maxIoBytes < 2 * MIN_IO_BYTES || Integer.bitCount(maxIoBytes) != 1
             || maxIoBytes > AlignedBuffers.MAX_CAPACITY) {
             throw new IllegalArgumentException("the largest IO size must be a power of two from "
@@ -81,6 +71,8 @@ public final class DiskProfiler {
         this.maxIoBytes = maxIoBytes;
         this.seed = seed;
         this.effort = effort;
+        this.nanoClock = nanoClock;
+        this.epochClock = epochClock;
     }
 
     /**
@@ -123,17 +115,17 @@ public final class DiskProfiler {
         Thread cleanup = new Thread(() -> deleteQuietly(file), "rondo-profile-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            Instant started = Instant.now();
-            long startNs = System.nanoTime();
+            Instant started = Instant.ofEpochMilli(epochClock.time());
+            long startNs = nanoClock.nanoTime();
             write(file, fileBytes, listener);
             List<Sample> samples = measure(file, fileBytes, listener);
-            Fit fit = fit(samples);
+            Fit fit = ServiceTimeFit.fit(samples);
             List<Row> rows = new ArrayList<>();
             for (Sample sample : samples) {
                 rows.add(sample.row(fit));
             }
             return new Result(dir.toAbsolutePath().normalize(), device, io.kind(), fileBytes,
-                started.truncatedTo(ChronoUnit.SECONDS), (System.nanoTime() - startNs) / 1e9, rows, fit);
+                started.truncatedTo(ChronoUnit.SECONDS), (nanoClock.nanoTime() - startNs) / 1e9, rows, fit);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -197,55 +189,15 @@ public final class DiskProfiler {
         return samples;
     }
 
-    private static long timedRead(OpenFile open, ByteBuffer buffer, int size, long offset) throws IOException {
+    private long timedRead(OpenFile open, ByteBuffer buffer, int size, long offset) throws IOException {
         buffer.clear().limit(size);
-        long startNs = System.nanoTime();
+        long startNs = nanoClock.nanoTime();
         int read = open.readAligned(offset, buffer);
-        long ns = System.nanoTime() - startNs;
+        long ns = nanoClock.nanoTime() - startNs;
         if (read != size) {
             throw new IOException("read " + open.path() + ": " + read + " of " + size + " bytes at offset " + offset);
         }
         return ns;
-    }
-
-    /**
-     * {@code t(s) = a + s / R} by least squares on the mean times, each weighted by the inverse
-     * of its square: relative errors count, so the small IOs, where {@code a} shows, weigh as much
-     * as the large ones, whose absolute noise would otherwise swamp it. {@code a_max} is the
-     * smallest access time that, with the same {@code R}, bounds the slowest read of every size.
-     */
-    static Fit fit(List<Sample> samples) throws IOException {
-        if (samples.size() < 2) {
-            throw new IllegalArgumentException("a line needs two IO sizes at least, got " + samples.size());
-        }
-        double sw = 0;
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
-        for (Sample sample : samples) {
-            double x = sample.size;
-            double y = sample.meanNs();
-            double w = 1 / (y * y);
-            sw += w;
-            sx += w * x;
-            sy += w * y;
-            sxx += w * x * x;
-            sxy += w * x * y;
-        }
-        double determinant = sw * sxx - sx * sx;
-        double nsPerByte = (sw * sxy - sx * sy) / determinant;
-        double accessNs = (sxx * sy - sx * sxy) / determinant;
-        if (!(nsPerByte > 0)) {
-            throw new IOException("cannot fit t(s) = a + s/R: the measured times do not grow with the IO size "
-                + "(is something caching the reads?)");
-        }
-        accessNs = Math.max(accessNs, 0);
-        double accessMaxNs = accessNs;
-        for (Sample sample : samples) {
-            accessMaxNs = Math.max(accessMaxNs, sample.maxNs() - sample.size * nsPerByte);
-        }
-        return new Fit(accessNs / 1e6, accessMaxNs / 1e6, 1e9 / nsPerByte);
     }
 
     private static void checkDirectory(Path dir) {
@@ -313,42 +265,6 @@ public final class DiskProfiler {
         void progress(Phase phase, long done, long total);
     }
 
-    /** The times of one IO size, in nanoseconds. */
-    record Sample(int size, int reads, long[] times) {
-
-        double meanNs() {
-            long sum = 0;
-            for (int i = 0; i < reads; i++) {
-                sum += times[i];
-            }
-            return (double) sum / reads;
-        }
-
-        long minNs() {
-            long min = Long.MAX_VALUE;
-            for (int i = 0; i < reads; i++) {
-                min = Math.min(min, times[i]);
-            }
-            return min;
-        }
-
-        long maxNs() {
-            long max = 0;
-            for (int i = 0; i < reads; i++) {
-                max = Math.max(max, times[i]);
-            }
-            return max;
-        }
-
-        Row row(Fit fit) {
-            double transferMs = size / fit.transferBytesPerSecond() * 1e3;
-            double meanMs = meanNs() / 1e6;
-            double maxMs = maxNs() / 1e6;
-            return new Row(size, reads, size * 1e3 / maxNs(), size * 1e3 / meanNs(), size * 1e3 / minNs(),
-                meanMs, maxMs, meanMs - transferMs, maxMs - transferMs);
-        }
-    }
-
     /**
      * One IO size: the throughput of its slowest, average and fastest read (MB/s, 10^6 bytes),
      * its mean and longest service time, and its mean and longest access time (service time less
@@ -401,75 +317,12 @@ public final class DiskProfiler {
          * rows, under {@code measured}.
          */
         public String profileJson() {
-            ObjectNode root = JSON.createObjectNode();
-            root.put("name", profileName());
-            root.put("description", description());
-            root.put("capacityBytes", fileBytes);
-            root.put("cylinders", CYLINDERS);
-            root.put("revolutionMs", round(Math.max(fit.accessMaxMs() - fit.accessMs(), 0.001)));
-            ObjectNode seek = root.putArray("seekCurve").addObject();
-            seek.put("fromDistance", 1);
-            seek.put("constantMs", round(fit.accessMs()));
-            seek.put("sqrtMs", 0.0);
-            seek.put("linearMs", 0.0);
-            ObjectNode zone = root.putArray("zones").addObject();
-            zone.put("fromCylinder", 0);
-            zone.put("transferBytesPerSecond", Math.round(fit.transferBytesPerSecond()));
-            ObjectNode measured = root.putObject("measured");
-            measured.put("at", measuredAt.toString());
-            measured.put("device", device.name());
-            measured.put("deviceId", device.id());
-            measured.put("deviceBytes", device.sizeBytes());
-            measured.put("rotational", device.rotational());
-            measured.put("dir", dir.toString());
-            measured.put("reader", reader);
-            measured.put("testFileBytes", fileBytes);
-            measured.put("accessMs", round(fit.accessMs()));
-            measured.put("accessMaxMs", round(fit.accessMaxMs()));
-            measured.put("transferBytesPerSecond", Math.round(fit.transferBytesPerSecond()));
-            ArrayNode rowsNode = measured.putArray("rows");
-            for (Row row : rows) {
-                ObjectNode node = rowsNode.addObject();
-                node.put("ioBytes", row.ioBytes());
-                node.put("reads", row.reads());
-                node.put("minMBps", round(row.minMBps()));
-                node.put("meanMBps", round(row.meanMBps()));
-                node.put("maxMBps", round(row.maxMBps()));
-                node.put("meanMs", round(row.meanMs()));
-                node.put("maxMs", round(row.maxMs()));
-                node.put("meanAccessMs", round(row.meanAccessMs()));
-                node.put("maxAccessMs", round(row.maxAccessMs()));
-            }
-            try {
-                return JSON.writeValueAsString(root) + System.lineSeparator();
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot write a JSON tree", e);
-            }
+            return ProfileJson.of(this);
         }
 
         /** Writes {@link #profileJson()} to {@code file}. */
         public void writeProfile(Path file) throws IOException {
             Files.writeString(file, profileJson());
-        }
-
-        private String description() {
-            int reads = rows.stream().mapToInt(Row::reads).sum();
-            return String.format(Locale.ROOT, "Measured by 'rondo profile' at %s on %s (%s, %s): %d random O_DIRECT "
-                    + "reads of %s to %s (%s reader) over a %d MiB test file in %s. Service time fitted "
-                    + "as t(s) = a + s/R by least squares on each size's mean time: a = %.3f ms, R = %.1f MiB/s. Any "
-                    + "move costs a; revolutionMs is the slowest read's extra access time (a_max - a), so seek + "
-                    + "rotation + transfer bounds every read measured. Cylinders are bands of the test file.",
-                measuredAt, device.name(), device.id(), device.rotational() ? "rotational" : "non-rotational", reads,
-                size(rows.get(0).ioBytes()), size(rows.get(rows.size() - 1).ioBytes()), reader, fileBytes >> 20, dir,
-                fit.accessMs(), fit.transferBytesPerSecond() / (1 << 20));
-        }
-
-        private static String size(int bytes) {
-            return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
-        }
-
-        private static double round(double value) {
-            return Math.round(value * 1e6) / 1e6;
         }
     }
 }

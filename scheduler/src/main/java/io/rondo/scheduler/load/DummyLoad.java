@@ -20,7 +20,6 @@ import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.sim.ResponseTimes;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -51,11 +50,13 @@ public final class DummyLoad {
     private DummyLoad() {
     }
 
-    /** Runs the load on the wall clock; {@code roundsDone} is told as each round starts. */
-    public static LoadResult runRealTime(LoadSpec spec, DiskIo io, IntConsumer roundsDone)
+    /**
+     * Runs the load in real time on {@code clock} (the machine's, outside tests); {@code roundsDone}
+     * is told as each round starts.
+     */
+    public static LoadResult runRealTime(LoadSpec spec, DiskIo io, NanoClock clock, IntConsumer roundsDone)
         throws IOException, InterruptedException {
-        NanoClock clock = SystemNanoClock.INSTANCE;
-        long wallStartNs = System.nanoTime();
+        long wallStartNs = clock.nanoTime();
         long originNs = clock.nanoTime() + 50_000_000;
         BufferPool buffers = new BufferPool(bufferCeiling(spec));
         List<Rig> rigs = new ArrayList<>();
@@ -80,18 +81,21 @@ public final class DummyLoad {
                 Waiter.realTime(clock).waitUntil(endNs);
             }
             return result(spec, "real time, " + (spec.emulated() ? "emulated disks" : "real disks"), io, rigs,
-                (System.nanoTime() - wallStartNs) / 1e9);
+                (clock.nanoTime() - wallStartNs) / 1e9);
         } finally {
             closeAll(rigs);
         }
     }
 
-    /** Runs the load in virtual time, disk after disk; only emulated disks have a virtual time to run in. */
-    public static LoadResult runStepped(LoadSpec spec, DiskIo io) throws IOException {
+    /**
+     * Runs the load in virtual time, disk after disk; only emulated disks have a virtual time to run
+     * in. {@code wallClock} only times the run, for the result's account of how long it took.
+     */
+    public static LoadResult runStepped(LoadSpec spec, DiskIo io, NanoClock wallClock) throws IOException {
         if (!spec.emulated()) {
             throw new IllegalArgumentException("a stepped run needs emulated disks: a real disk keeps real time");
         }
-        long wallStartNs = System.nanoTime();
+        long wallStartNs = wallClock.nanoTime();
         BufferPool buffers = new BufferPool(bufferCeiling(spec));
         List<Rig> rigs = new ArrayList<>();
         try {
@@ -118,7 +122,7 @@ public final class DummyLoad {
                     }
                 }
             }
-            return result(spec, "stepped, emulated disks", io, rigs, (System.nanoTime() - wallStartNs) / 1e9);
+            return result(spec, "stepped, emulated disks", io, rigs, (wallClock.nanoTime() - wallStartNs) / 1e9);
         } finally {
             closeAll(rigs);
         }

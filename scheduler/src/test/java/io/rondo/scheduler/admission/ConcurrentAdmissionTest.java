@@ -1,5 +1,6 @@
 package io.rondo.scheduler.admission;
 
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -29,7 +30,7 @@ class ConcurrentAdmissionTest {
     void racingAdmissionsAdmitExactlyTheCapacity() throws Exception {
         for (int trial = 0; trial < 50; trial++) {
             AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk(),
-                "d1", new SmallDisk()), CONFIG);
+                "d1", new SmallDisk()), CONFIG, new CachedNanoClock());
             AtomicInteger accepted = new AtomicInteger();
             runTogether(thread -> {
                 for (int i = 0; i < 10; i++) {
@@ -55,7 +56,8 @@ class ConcurrentAdmissionTest {
     /** Streams come and go on every thread; no snapshot ever shows more than the capacity. */
     @Test
     void admitAndReleaseChurnNeverOverbooks() throws Exception {
-        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk()), CONFIG);
+        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk()), CONFIG,
+            new CachedNanoClock());
         AtomicInteger accepted = new AtomicInteger();
         runTogether(thread -> {
             for (int i = 0; i < 2_000; i++) {
@@ -84,7 +86,8 @@ class ConcurrentAdmissionTest {
      */
     @Test
     void aChangeOfSettingsRacingAdmissionsNeverOverbooks() throws Exception {
-        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk()), CONFIG);
+        AdmissionController controller = new AdmissionController(Map.of("d0", new SmallDisk()), CONFIG,
+            new CachedNanoClock());
         AdmissionConfig halfReserved = CONFIG.withDiscreteReserve(0.5);
         AtomicBoolean settled = new AtomicBoolean();
         AtomicInteger accepted = new AtomicInteger();

@@ -5,6 +5,7 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.Simulator;
 import io.rondo.scheduler.sim.Workload;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -119,6 +120,6 @@ class PaperDiskAdmissionTest {
     }
 
     private static AdmissionController controller(AdmissionConfig config) {
-        return new AdmissionController(Map.of("disk", DISK), config);
+        return new AdmissionController(Map.of("disk", DISK), config, new CachedNanoClock());
     }
 }

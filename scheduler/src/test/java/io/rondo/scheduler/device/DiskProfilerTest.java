@@ -3,6 +3,7 @@ package io.rondo.scheduler.device;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +37,7 @@ class DiskProfilerTest {
         DiskIo io = DiskIo.best();
         List<String> progress = new ArrayList<>();
 
-        DiskProfiler.Result result = new DiskProfiler(io, (int) MIB, 7)
+        DiskProfiler.Result result = profiler(io, (int) MIB, 7)
             .run(dir, 32 * MIB, (phase, done, total) -> progress.add(phase + " " + done + "/" + total));
 
         assertEquals(32 * MIB, result.fileBytes());
@@ -96,7 +97,7 @@ class DiskProfilerTest {
     /** The quick effort of a server's first start: fewer reads of each size, still a fit. */
     @Test
     void aQuickRunTakesFewerReadsAndStillFits() throws IOException {
-        DiskProfiler.Result result = new DiskProfiler(DiskIo.best(), (int) MIB, 3, DiskProfiler.Effort.QUICK)
+        DiskProfiler.Result result = profiler(DiskIo.best(), (int) MIB, 3, DiskProfiler.Effort.QUICK)
             .run(dir, 16 * MIB, DiskProfiler.Listener.NONE);
 
         for (DiskProfiler.Row row : result.rows()) {
@@ -112,7 +113,7 @@ class DiskProfilerTest {
         IllegalStateException stop = new IllegalStateException("stopped by the test");
 
         IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> new DiskProfiler(DiskIo.best(), (int) MIB, 3).run(dir, 16 * MIB, (phase, done, total) -> {
+            () -> profiler(DiskIo.best(), (int) MIB, 3).run(dir, 16 * MIB, (phase, done, total) -> {
                 if (phase == DiskProfiler.Phase.READING) {
                     throw stop;
                 }
@@ -125,7 +126,7 @@ class DiskProfilerTest {
     @Test
     void refusesATestFileUnder16Mib() throws IOException {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> new DiskProfiler(DiskIo.best()).run(dir, 8 * MIB, DiskProfiler.Listener.NONE));
+            () -> profiler(DiskIo.best(), DiskProfiler.MAX_IO_BYTES, 1).run(dir, 8 * MIB, DiskProfiler.Listener.NONE));
 
         assertTrue(e.getMessage().contains("at least 16 MiB"), e.getMessage());
         DiskProbeTest.assertEmpty(dir);
@@ -134,7 +135,7 @@ class DiskProfilerTest {
     @Test
     void refusesAMissingDirectoryOrAFile() throws IOException {
         Path file = Files.writeString(out.resolve("file"), "x");
-        DiskProfiler profiler = new DiskProfiler(DiskIo.best());
+        DiskProfiler profiler = profiler(DiskIo.best(), DiskProfiler.MAX_IO_BYTES, 1);
 
         assertEquals(dir.resolve("missing") + " does not exist", assertThrows(IllegalArgumentException.class,
             () -> profiler.run(dir.resolve("missing"), 32 * MIB, DiskProfiler.Listener.NONE)).getMessage());
@@ -179,7 +180,7 @@ class DiskProfilerTest {
         };
 
         IOException e = assertThrows(IOException.class,
-            () -> new DiskProfiler(failing, 1 << 16, 1).run(dir, 16 * MIB, DiskProfiler.Listener.NONE));
+            () -> profiler(failing, 1 << 16, 1).run(dir, 16 * MIB, DiskProfiler.Listener.NONE));
 
         assertTrue(e.getMessage().contains("refused by the test"), e.getMessage());
         DiskProbeTest.assertEmpty(dir);
@@ -187,7 +188,17 @@ class DiskProfilerTest {
 
     @Test
     void refusesALargestIoSizeThatIsNotAPowerOfTwo() {
-        assertThrows(IllegalArgumentException.class, () -> new DiskProfiler(DiskIo.best(), 12_288, 1));
-        assertThrows(IllegalArgumentException.class, () -> new DiskProfiler(DiskIo.best(), 4096, 1));
+        assertThrows(IllegalArgumentException.class, () -> profiler(DiskIo.best(), 12_288, 1));
+        assertThrows(IllegalArgumentException.class, () -> profiler(DiskIo.best(), 4096, 1));
+    }
+
+    /** A profiler of the full effort timing on the machine's clocks, as {@code rondo profile}'s. */
+    private static DiskProfiler profiler(DiskIo io, int maxIoBytes, long seed) {
+        return profiler(io, maxIoBytes, seed, DiskProfiler.Effort.FULL);
+    }
+
+    /** A profiler timing on the machine's clocks. */
+    private static DiskProfiler profiler(DiskIo io, int maxIoBytes, long seed, DiskProfiler.Effort effort) {
+        return new DiskProfiler(io, maxIoBytes, seed, effort, SystemClocks.nanoClock(), SystemClocks.epochClock());
     }
 }

@@ -6,6 +6,7 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.Simulator;
 import io.rondo.scheduler.sim.Workload;
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,7 @@ class DummyLoadTest {
     void theExecutorsOnEmulatedDisksMatchTheSimulator() throws Exception {
         LoadSpec spec = spec(7, 60, 1_000_000_000L, 600, 20);
 
-        LoadResult measured = DummyLoad.runStepped(spec, DiskIo.best());
+        LoadResult measured = DummyLoad.runStepped(spec, DiskIo.best(), SystemClocks.nanoClock());
         SimulationResult predicted = Simulator.run(spec.policy(), spec.model(), spec.asWorkload());
 
         double error = Math.abs(measured.meanMs() - predicted.meanMs()) / predicted.meanMs();
@@ -54,7 +55,8 @@ class DummyLoadTest {
         LoadSpec spec = spec(2, 20, 500_000_000L, 4, 1);
         int[] rounds = new int[1];
 
-        LoadResult result = DummyLoad.runRealTime(spec, DiskIo.best(), round -> rounds[0] = round);
+        LoadResult result = DummyLoad.runRealTime(spec, DiskIo.best(), SystemClocks.nanoClock(),
+            round -> rounds[0] = round);
 
         assertEquals(0, result.glitches(), "no glitches");
         assertEquals(0, result.ioErrors());

@@ -10,6 +10,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.cli.admin.LibraryServer;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.ByteSizes;
@@ -269,7 +270,8 @@ final class IngestCommand implements Callable<Integer> {
             return;
         }
         try (MeasuringListener measuring = new MeasuringListener(err, quiet, () -> false)) {
-            for (DiskModels.Choice choice : DiskModels.real(DiskIo.best()).choose(settings.diskProfile(), "configured",
+            DiskModels models = DiskModels.real(DiskIo.best(), SystemClocks.nanoClock(), SystemClocks.epochClock());
+            for (DiskModels.Choice choice : models.choose(settings.diskProfile(), "configured",
                 library.store().disks(), false, measuring)) {
                 if (choice.source() == DiskModels.Source.MEASURED || choice.source() == DiskModels.Source.FALLBACK) {
                     out.println("note: " + choice.account());

@@ -10,6 +10,7 @@ import io.rondo.scheduler.load.LoadSpec;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.Simulator;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.config.StorageSettings;
 import io.rondo.server.runtime.DiskModels;
@@ -150,10 +151,10 @@ final class LoadCommand implements Callable<Integer> {
         stdout.flush();
         LoadResult result;
         if (stepped) {
-            result = DummyLoad.runStepped(load, io);
+            result = DummyLoad.runStepped(load, io, SystemClocks.nanoClock());
         } else {
             try (ProgressBar progress = quiet ? null : Progress.bar("load", warmup + rounds, " rounds")) {
-                result = DummyLoad.runRealTime(load, io, round -> {
+                result = DummyLoad.runRealTime(load, io, SystemClocks.nanoClock(), round -> {
                     if (progress != null) {
                         progress.stepTo(Math.min(round, warmup + rounds));
                     }
@@ -187,8 +188,8 @@ final class LoadCommand implements Callable<Integer> {
         DiskIo io = DiskIo.best();
         StorageDisk disk = new StorageDisk(io.device(dir).name(), dir);
         try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), quiet, () -> false)) {
-            DiskModels.Choice choice = DiskModels.real(io).choose(setting, "--disk-profile", List.of(disk), false,
-                measuring).get(0);
+            DiskModels.Choice choice = DiskModels.real(io, SystemClocks.nanoClock(), SystemClocks.epochClock())
+                .choose(setting, "--disk-profile", List.of(disk), false, measuring).get(0);
             spec.commandLine().getOut().println(choice.account());
             return choice.profile();
         }

@@ -4,7 +4,9 @@ import io.rondo.scheduler.device.DeviceInfo;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.ByteSizes;
+import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -97,7 +99,9 @@ final class ProfileCommand implements Callable<Integer> {
             stdout.flush();
             DiskProfiler.Result result;
             try (ProfileBars bars = new ProfileBars(quiet, () -> false)) {
-                result = new DiskProfiler(io, (int) maxIoBytes, System.nanoTime()).run(dir, requested, bars);
+                NanoClock clock = SystemClocks.nanoClock();
+                result = new DiskProfiler(io, (int) maxIoBytes, clock.nanoTime(), DiskProfiler.Effort.FULL, clock,
+                    SystemClocks.epochClock()).run(dir, requested, bars);
             }
             print(result, stdout);
             Path parent = json.toAbsolutePath().getParent();

@@ -136,7 +136,8 @@ final class ServeCommand implements Callable<Integer> {
             try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), false,
                      () -> stopped.getCount() == 0)) {
                 // Emulation keeps the paper's disk unless a model is asked for by name, measured included.
-                models = DiskModels.real(DiskIo.best()).choose(diskProfile != null ? diskProfile
+                models = DiskModels.real(DiskIo.best(), SystemClocks.nanoClock(), SystemClocks.epochClock())
+                    .choose(diskProfile != null ? diskProfile
                         : settings.diskProfile(), diskProfile != null ? "--disk-profile" : "configured",
                     library.store().disks(), emulate && diskProfile == null, measuring);
             } catch (CancellationException e) {

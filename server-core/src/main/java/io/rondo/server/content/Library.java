@@ -7,12 +7,12 @@ import io.rondo.content.ingest.IngestService;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskLayout;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,17 +60,17 @@ public final class Library implements AutoCloseable {
         }
         List<String> notes = new ArrayList<>(layout.notes());
         Path dataFolder = roots.get(0).toAbsolutePath().normalize();
-        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"));
+        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"), SystemClocks.utc());
         try {
             ContentStore store = new ContentStore(catalog, disks);
             IngestService ingest = new IngestService(store, config.placement(),
-                config.roundMs() * 1_000_000L, Clock.systemUTC());
+                config.roundMs() * 1_000_000L, SystemClocks.utc());
             int removed = ingest.recover();
             if (removed > 0) {
                 notes.add("removed " + removed + " file" + (removed == 1 ? "" : "s")
                     + " of ingests a crash interrupted");
             }
-            return new Library(catalog, store, ingest, new Directory(store, Clock.systemUTC()), notes, dataFolder);
+            return new Library(catalog, store, ingest, new Directory(store, SystemClocks.utc()), notes, dataFolder);
         } catch (IOException | RuntimeException e) {
             catalog.close();
             throw e;

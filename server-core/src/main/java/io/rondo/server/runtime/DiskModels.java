@@ -7,6 +7,8 @@ import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.config.StorageSettings;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -63,10 +65,13 @@ public final class DiskModels {
         this.profiler = profiler;
     }
 
-    /** Models for real devices: {@code io} finds them and the quick profiler measures them. */
-    public static DiskModels real(DiskIo io) {
+    /**
+     * Models for real devices: {@code io} finds them and the quick profiler measures them, timing
+     * its reads on {@code nanoClock} and dating its profiles by {@code epochClock}.
+     */
+    public static DiskModels real(DiskIo io, NanoClock nanoClock, EpochClock epochClock) {
         return new DiskModels(io::device, (dir, device, listener) -> new DiskProfiler(io, QUICK_MAX_IO_BYTES,
-            System.nanoTime(), DiskProfiler.Effort.QUICK)
+            nanoClock.nanoTime(), DiskProfiler.Effort.QUICK, nanoClock, epochClock)
             .run(dir, device.rotational() ? QUICK_ROTATIONAL_FILE_BYTES : QUICK_FILE_BYTES, listener));
     }
 

@@ -5,6 +5,7 @@ import io.rondo.scheduler.device.DeviceInfo;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -211,7 +212,8 @@ class DiskModelsTest {
         DiskIo io = DiskIo.best();
         List<Long> written = new ArrayList<>();
         DiskModels real = new DiskModels(io::device, (dir, on, listener) -> new DiskProfiler(io, 1 << 18, 5,
-            DiskProfiler.Effort.QUICK).run(dir, 16L << 20, (phase, done, total) -> {
+            DiskProfiler.Effort.QUICK, SystemClocks.nanoClock(), SystemClocks.epochClock())
+            .run(dir, 16L << 20, (phase, done, total) -> {
                 if (phase == DiskProfiler.Phase.WRITING) {
                     written.add(done);
                 }

@@ -1,0 +1,95 @@
+package io.rondo.scheduler.admission;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * The settings and the admitted streams, in the order they were admitted, with what they take
+ * together; immutable: the {@link AdmissionController} replaces it whole on every change.
+ */
+final class AdmissionState {
+
+    final AdmissionConfig config;
+    final Map<Long, AdmittedStream> streams;
+    final Map<String, DiskLoad> loadByDisk;
+    final long bufferBytes;
+    final long networkBitsPerSecond;
+
+    private AdmissionState(AdmissionConfig config, Map<Long, AdmittedStream> streams, Map<String, DiskLoad> loadByDisk,
+                           long bufferBytes, long networkBitsPerSecond) {
+        this.config = config;
+        this.streams = streams;
+        this.loadByDisk = loadByDisk;
+        this.bufferBytes = bufferBytes;
+        this.networkBitsPerSecond = networkBitsPerSecond;
+    }
+
+    /** No stream admitted yet, under {@code config}. */
+    static AdmissionState empty(AdmissionConfig config) {
+        return new AdmissionState(config, Map.of(), Map.of(), 0, 0);
+    }
+
+    /** The streams, in admission order, under {@code config}: their sums counted in one pass. */
+    static AdmissionState of(AdmissionConfig config, Map<Long, AdmittedStream> streams) {
+        Map<String, DiskLoad> used = new HashMap<>();
+        long buffer = 0;
+        long network = 0;
+        for (AdmittedStream admitted : streams.values()) {
+            admitted.charge().loadByDisk().forEach((disk, load) -> used.merge(disk, load, DiskLoad::plus));
+            buffer += admitted.charge().bufferBytes();
+            network += admitted.charge().networkBitsPerSecond();
+        }
+        return new AdmissionState(config, streams, used, buffer, network);
+    }
+
+    AdmissionState with(AdmittedStream admitted) {
+        Map<Long, AdmittedStream> newStreams = new LinkedHashMap<>(streams);
+        newStreams.put(admitted.demand().streamId(), admitted);
+        Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
+        admitted.charge().loadByDisk().forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::plus));
+        return new AdmissionState(config, newStreams, newUsed, bufferBytes + admitted.charge().bufferBytes(),
+            networkBitsPerSecond + admitted.charge().networkBitsPerSecond());
+    }
+
+    AdmissionState without(long streamId) {
+        Map<Long, AdmittedStream> newStreams = new LinkedHashMap<>(streams);
+        AdmittedStream admitted = newStreams.remove(streamId);
+        Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
+        admitted.charge().loadByDisk().forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::minus));
+        return new AdmissionState(config, newStreams, newUsed, bufferBytes - admitted.charge().bufferBytes(),
+            networkBitsPerSecond - admitted.charge().networkBitsPerSecond());
+    }
+
+    /**
+     * The seconds from {@code nowNs} until enough admitted streams have ended, in the order they
+     * end, to free {@code excess} of the resource of which each holds its {@code share}: at least 1.
+     * If that waits on a stream whose end is unknown, the configured default.
+     */
+    long retryAfterSeconds(long nowNs, ToLongFunction<AdmittedStream> share, long excess) {
+        List<AdmittedStream> holders = new ArrayList<>();
+        for (AdmittedStream admitted : streams.values()) {
+            if (share.applyAsLong(admitted) > 0) {
+                holders.add(admitted);
+            }
+        }
+        holders.sort(Comparator.comparing((AdmittedStream a) -> !a.endKnown())
+            .thenComparingLong(a -> a.endNs() - nowNs));
+        long freed = 0;
+        for (AdmittedStream admitted : holders) {
+            if (!admitted.endKnown()) {
+                break;
+            }
+            freed += share.applyAsLong(admitted);
+            if (freed >= excess) {
+                long remainingNs = Math.max(0, admitted.endNs() - nowNs);
+                return Math.max(1, (remainingNs + Charges.NS_PER_SECOND - 1) / Charges.NS_PER_SECOND);
+            }
+        }
+        return config.defaultRetryAfterSeconds();
+    }
+}

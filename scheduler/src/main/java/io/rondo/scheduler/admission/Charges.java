@@ -1,0 +1,106 @@
+package io.rondo.scheduler.admission;
+
+import io.rondo.scheduler.disk.DiskModel;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Admission's arithmetic (papers/000 Section 2.3): what a stream is charged under a policy, on
+ * each disk it touches from that disk's {@link ThroughputModel}, in buffer memory (two peak
+ * fragments) and on the network (the fragment the disks are charged, each round); and what part
+ * of a disk's round a load takes. It holds no admitted stream: the controller adds the charges up.
+ */
+final class Charges {
+
+    static final long NS_PER_SECOND = 1_000_000_000L;
+
+    private final long roundNs;
+    private final Map<String, ThroughputModel> models;
+
+    /** Charges for the given disks, by name, with rounds of {@code roundNs}. */
+    Charges(Map<String, ? extends DiskModel> disks, long roundNs) {
+        Map<String, ThroughputModel> byDisk = new TreeMap<>();
+        disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
+        this.models = Collections.unmodifiableMap(byDisk);
+        this.roundNs = roundNs;
+    }
+
+    /** The curves of every disk, by name. */
+    Map<String, ThroughputModel> models() {
+        return models;
+    }
+
+    /** The curves {@code disk} is judged by. */
+    ThroughputModel model(String disk) {
+        ThroughputModel model = models.get(disk);
+        if (model == null) {
+            throw new IllegalArgumentException("no disk named '" + disk + "'; the disks are " + models.keySet());
+        }
+        return model;
+    }
+
+    /** What {@code demand} is charged under {@code policy}. */
+    Charge charge(AdmissionPolicy policy, StreamDemand demand) {
+        Map<String, DiskLoad> loadByDisk = new TreeMap<>();
+        long sentBytesPerRound = 0;
+        for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
+            DiskDemand need = share.getValue();
+            long charged = policy.chargedBytes(need);
+            long ioNs = model(share.getKey()).ioNs(policy, charged);
+            loadByDisk.put(share.getKey(), new DiskLoad(1, ioNs, need.averageBytesPerRound(),
+                need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound()));
+            sentBytesPerRound = Math.max(sentBytesPerRound, charged);
+        }
+        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
+            networkBitsPerSecond);
+    }
+
+    /**
+     * The part of {@code disk}'s round {@code load} takes under {@code policy}: for ADM2 the
+     * lesser of the whole round's charge and XTREAM's (each stream's peak fragment on the mean
+     * curve), so that Rondo's ADM2 admits whatever XTREAM's would.
+     */
+    long roundNs(AdmissionPolicy policy, String disk, DiskLoad load) {
+        return policy.chargesWholeRounds()
+            ? Math.min(load.ioNs(),
+                model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
+            : load.ioNs();
+    }
+
+    /** How many streams of {@code load} alone fit {@code availableNs} of {@code disk}'s round. */
+    long capacity(AdmissionPolicy policy, String disk, DiskLoad load, long availableNs) {
+        if (load.ioNs() == 0) {
+            return Integer.MAX_VALUE;
+        }
+        if (!policy.chargesWholeRounds()) {
+            return availableNs / load.ioNs();
+        }
+        long streams = 0;
+        DiskLoad round = DiskLoad.NONE;
+        while (streams < Integer.MAX_VALUE) {
+            round = round.plus(load);
+            if (roundNs(policy, disk, round) > availableNs) {
+                break;
+            }
+            streams++;
+        }
+        return streams;
+    }
+
+    /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
+    boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytes,
+                 long networkBitsPerSecond, Charge charge) {
+        for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
+            DiskLoad with = loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
+            if (roundNs(config.policy(), disk.getKey(), with) > config.continuousNs()) {
+                return false;
+            }
+        }
+        return bufferBytes + charge.bufferBytes() <= config.bufferCeilingBytes()
+            && (!config.networkLimited()
+                || networkBitsPerSecond + charge.networkBitsPerSecond() <= config.networkBitsPerSecond());
+    }
+}
