@@ -1,5 +1,6 @@
 package io.rondo.systemtest;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.Accept;
@@ -69,7 +70,7 @@ class DashboardBrowserTest {
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/systemtest/media/clock-20s.webm")) {
             Files.copy(in, clip);
         }
-        try (Library library = Library.open(RondoConfig.defaults(), data)) {
+        try (Library library = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
             library.ingest().ingest(new IngestRequest(clip, CLIP, null, 0), c -> { });
         }
         rondo = RondoServeProcess.start(data, temp.resolve("serve.txt"));

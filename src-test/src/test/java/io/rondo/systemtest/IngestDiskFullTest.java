@@ -1,5 +1,6 @@
 package io.rondo.systemtest;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.RondoConfig;
@@ -55,7 +56,7 @@ class IngestDiskFullTest {
             try (InputStream in = getClass().getResourceAsStream(CLIP_RESOURCE)) {
                 Files.copy(in, clip);
             }
-            try (Library library = Library.open(RondoConfig.defaults(), data)) {
+            try (Library library = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
                 library.ingest().ingest(new IngestRequest(doc, BEFORE.get(0), null, 0), c -> { });
                 library.ingest().ingest(new IngestRequest(clip, BEFORE.get(1), null, 0), c -> { });
             }
@@ -71,7 +72,7 @@ class IngestDiskFullTest {
                 Files.size(clip) >> 10, video.exit, video.err.strip());
             Set<String> after = files(data);
             List<String> listed;
-            try (Library library = Library.open(RondoConfig.defaults(), data)) {
+            try (Library library = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
                 listed = library.store().catalog().all().stream().map(MediaObject::name)
                     .filter(name -> !name.startsWith("/player/")).sorted().toList();
             }

@@ -2,6 +2,7 @@ package io.rondo.systemtest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
 import io.rondo.content.ingest.IngestRequest;
@@ -138,7 +139,7 @@ class OverloadTest {
     /** Fills the library: the stream (constant bit rate), the large and the small object; returns its fragments. */
     private long ingest(Path data) throws Exception {
         Random random = new Random(11);
-        try (Library library = Library.open(RondoConfig.defaults(), data)) {
+        try (Library library = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
             MediaObject stream = library.ingest().ingest(new IngestRequest(write("stream.bin",
                 (int) (BIT_RATE / 8 * STREAM_SECONDS), random), STREAM, Kind.CONTINUOUS, BIT_RATE), c -> { });
             library.ingest().ingest(new IngestRequest(write("large.bin", LARGE_BYTES, random), LARGE, null, 0),

@@ -1,5 +1,6 @@
 package io.rondo.systemtest;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
@@ -142,7 +143,7 @@ final class RondoUnderTest implements AutoCloseable {
                                         StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device,
                                         ConnectionSettings connections) throws Exception {
         NettyLeakWatch.install();
-        Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         PlayerFiles.install(library);
         byte[] clip;
         try (InputStream in = RondoUnderTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {

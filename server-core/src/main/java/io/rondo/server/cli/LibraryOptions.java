@@ -1,5 +1,6 @@
 package io.rondo.server.cli;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.cli.admin.LibraryServer;
 import io.rondo.server.config.RondoConfig;
@@ -22,7 +23,7 @@ final class LibraryOptions {
 
     /** Opens the library these options name. */
     Library open() throws IOException {
-        return Library.open(config, data);
+        return Library.open(config, data, SystemClocks.utc());
     }
 
     /** The configuration these options name: {@code --config FILE}, else config/rondo.yaml or its defaults. */
@@ -39,7 +40,7 @@ final class LibraryOptions {
      */
     Opened openOrServer(RondoConfig settings) throws IOException {
         try {
-            return new Opened(Library.open(settings, data), null);
+            return new Opened(Library.open(settings, data, SystemClocks.utc()), null);
         } catch (IllegalStateException held) {
             Path root = (data != null ? data : settings.storageRoots().get(0)).toAbsolutePath().normalize();
             LibraryServer server = LibraryServer.of(root, settings).orElseThrow(() -> held);

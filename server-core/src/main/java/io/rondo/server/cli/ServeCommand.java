@@ -130,7 +130,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private void serve(RondoConfig settings, PrintWriter out, CountDownLatch stopped) throws Exception {
-        try (Library library = Library.open(settings, libraryOptions.data())) {
+        try (Library library = Library.open(settings, libraryOptions.data(), SystemClocks.utc())) {
             library.notes().forEach(note -> out.println("note: " + note));
             List<DiskModels.Choice> models;
             try (MeasuringListener measuring = new MeasuringListener(spec.commandLine().getErr(), false,

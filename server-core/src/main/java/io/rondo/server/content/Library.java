@@ -7,9 +7,9 @@ import io.rondo.content.ingest.IngestService;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskLayout;
-import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 
+import java.time.Clock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,9 +43,10 @@ public final class Library implements AutoCloseable {
 
     /**
      * Opens the library of the configured storage roots, or of {@code dataOverride} alone when
-     * given. Roots are created when missing.
+     * given, dating what it records (objects stored, the catalog's recovery) by {@code clock}.
+     * Roots are created when missing.
      */
-    public static Library open(RondoConfig config, Path dataOverride) throws IOException {
+    public static Library open(RondoConfig config, Path dataOverride, Clock clock) throws IOException {
         List<Path> roots = dataOverride != null ? List.of(dataOverride) : config.storageRoots();
         for (Path root : roots) {
             if (Files.exists(root) && !Files.isDirectory(root)) {
@@ -60,17 +61,17 @@ public final class Library implements AutoCloseable {
         }
         List<String> notes = new ArrayList<>(layout.notes());
         Path dataFolder = roots.get(0).toAbsolutePath().normalize();
-        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"), SystemClocks.utc());
+        ChronicleCatalog catalog = ChronicleCatalog.open(dataFolder.resolve("rondo"), clock);
         try {
             ContentStore store = new ContentStore(catalog, disks);
             IngestService ingest = new IngestService(store, config.placement(),
-                config.roundMs() * 1_000_000L, SystemClocks.utc());
+                config.roundMs() * 1_000_000L, clock);
             int removed = ingest.recover();
             if (removed > 0) {
                 notes.add("removed " + removed + " file" + (removed == 1 ? "" : "s")
                     + " of ingests a crash interrupted");
             }
-            return new Library(catalog, store, ingest, new Directory(store, SystemClocks.utc()), notes, dataFolder);
+            return new Library(catalog, store, ingest, new Directory(store, clock), notes, dataFolder);
         } catch (IOException | RuntimeException e) {
             catalog.close();
             throw e;
@@ -81,10 +82,10 @@ public final class Library implements AutoCloseable {
      * Opens the library of a configuration file ({@code config/rondo.yaml} when null; its defaults
      * when that is missing), or of {@code dataOverride} alone when given.
      */
-    public static Library open(Path configFile, Path dataOverride) throws IOException {
+    public static Library open(Path configFile, Path dataOverride, Clock clock) throws IOException {
         RondoConfig config = configFile == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
             : RondoConfig.load(configFile);
-        return open(config, dataOverride);
+        return open(config, dataOverride, clock);
     }
 
     public ContentStore store() {

@@ -71,7 +71,7 @@ final class AdminFixture implements AutoCloseable {
 
     private static AdminFixture start(Path folder, boolean ready, boolean metricsPublic, long maxUploadBytes)
         throws Exception {
-        Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"));
+        Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"), SystemClocks.utc());
         byte[] clip;
         try (InputStream in = AdminFixture.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();

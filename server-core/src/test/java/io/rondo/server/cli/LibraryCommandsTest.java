@@ -2,6 +2,7 @@ package io.rondo.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -222,7 +223,7 @@ class LibraryCommandsTest {
     @Test
     void aCatalogHeldByAnotherProcessIsNamedAndSoIsAServerThatNoLongerAnswers() throws Exception {
         Path data = temp.resolve("d");
-        try (Library held = Library.open(RondoConfig.defaults(), data)) {
+        try (Library held = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
             assertEquals(1, rondo("ls", "--data", data.toString()));
             assertTrue(stderr.toString().startsWith("rondo ls: the catalog in ") && stderr.toString()
                 .contains("is open already"), stderr.toString());

@@ -36,7 +36,7 @@ class BusyDisksTest {
 
     @Test
     void aReadRefusedForAFullQueueIs503WithRetryAfterAndTheConnectionServesOn() throws Exception {
-        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
              DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                      .model(DiskProfile.paperDisk())
                      .settings(new DiskSettings(DiskSettings.DEFAULT_MAX_READ, 1, 1))

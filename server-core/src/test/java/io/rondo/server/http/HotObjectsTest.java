@@ -55,7 +55,7 @@ class HotObjectsTest {
 
     @BeforeAll
     static void serve() throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                 .model(DiskProfile.paperDisk())
                 .device(device -> (request, task, scratch) -> {

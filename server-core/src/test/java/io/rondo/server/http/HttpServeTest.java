@@ -51,7 +51,7 @@ class HttpServeTest {
 
     @BeforeAll
     static void serve() throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         big = new byte[1_300_000];
         new Random(3).nextBytes(big);
         Path bigFile = Files.write(temp.resolve("big.bin"), big);

@@ -51,7 +51,7 @@ class PlayerServingTest {
 
     @BeforeAll
     static void serve() throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         byte[] bytes;
         try (InputStream in = PlayerServingTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             bytes = in.readAllBytes();

@@ -34,7 +34,7 @@ final class TestLibrary implements AutoCloseable {
 
     /** A new, empty library under {@code folder}; its disks are not started. */
     static TestLibrary open(Path folder) throws IOException {
-        Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"));
+        Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"), SystemClocks.utc());
         DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                 .model(DiskProfile.paperDisk())
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));

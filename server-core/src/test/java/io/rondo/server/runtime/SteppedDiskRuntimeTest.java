@@ -1,5 +1,6 @@
 package io.rondo.server.runtime;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.disk.DiskProfile;
@@ -37,7 +38,7 @@ class SteppedDiskRuntimeTest {
     void aReadIsDoneOnlyWhenTheCallerStepsTheDisks() throws Exception {
         CachedNanoClock nanos = new CachedNanoClock();
         nanos.update(5_000_000_000L);
-        try (Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"))) {
+        try (Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"), SystemClocks.utc())) {
             byte[] bytes = new byte[64 * 1024];
             new Random(7).nextBytes(bytes);
             Path source = Files.write(folder.resolve("source"), bytes);

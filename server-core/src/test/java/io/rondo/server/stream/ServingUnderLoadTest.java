@@ -57,7 +57,7 @@ class ServingUnderLoadTest {
 
     @Test
     void joiningStreamsStartAndDocumentsArriveWholeWithoutAGlitchWhileStreamsRun() throws Exception {
-        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"))) {
+        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc())) {
             byte[] clip;
             try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
                 clip = in.readAllBytes();

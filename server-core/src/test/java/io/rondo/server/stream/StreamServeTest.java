@@ -61,7 +61,7 @@ class StreamServeTest {
     }
 
     private void serve(AdmissionConfig admission, Function<BlockDevice, BlockDevice> device) throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
@@ -99,7 +100,7 @@ class HttpRequestFuzzTest {
 
     @BeforeAll
     static void openLibrary() throws IOException, IngestException {
-        library = Library.open(RondoConfig.defaults(), folder.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), folder.resolve("data"), SystemClocks.utc());
         ingest("small.bin", 1000);
         ingest("clips/large.bin", 200_000);
         ingest("clips/tiny.bin", 1);

@@ -87,7 +87,7 @@ class AdminCommandTest {
 
     @BeforeEach
     void serve() throws Exception {
-        library = running(Library.open(RondoConfig.defaults(), temp.resolve("data")));
+        library = running(Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc()));
         Path clip = temp.resolve("clip.webm");
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             Files.copy(in, clip);

@@ -69,7 +69,7 @@ class PlayCommandTest {
     }
 
     private void serve(AdmissionConfig admission) throws Exception {
-        library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
+        library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         try (InputStream in = getClass().getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
