@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Which Matroska codecs a browser plays from WebM through MediaSource (VP8, VP9 and AV1 video,
  * Vorbis and Opus audio), their codecs strings, and for any other codec the note that tells the
- * person ingesting what the codec is and the ffmpeg command that makes the file streamable.
+ * person ingesting what the codec is and the ffmpeg command that makes the file streamable; and the
+ * note naming the tracks, subtitles and others, that the stored copy leaves out.
  */
 final class MatroskaCodecs {
 
@@ -134,5 +135,58 @@ final class MatroskaCodecs {
         String id = t.codecId();
         return id.equals("V_MPEG4/ISO/AVC") || id.equals("V_MPEGH/ISO/HEVC") || id.equals("V_AV1")
             || id.equals("V_VP9") || id.startsWith("A_AAC") || id.equals("A_MPEG/L3") || id.equals("A_OPUS");
+    }
+
+    /**
+     * What the stored copy of the Matroska file {@code file} leaves out: its subtitle and other
+     * tracks that are neither audio nor video, each named, with the ffmpeg command that keeps the
+     * first subtitles beside it; or null where it has none.
+     */
+    static String droppedTracks(List<Track> tracks, Path file) {
+        List<String> dropped = new ArrayList<>();
+        boolean subtitles = false;
+        String extension = "srt";
+        for (Track t : tracks) {
+            if (t.isVideo() || t.isAudio()) {
+                continue;
+            }
+            boolean subtitle = t.type() == MatroskaDemuxer.SUBTITLE;
+            dropped.add("track " + t.number() + " (" + t.codecId() + ", " + subtitleName(t.codecId(), subtitle) + ")");
+            if (subtitle && !subtitles) {
+                subtitles = true;
+                extension = subtitleExtension(t.codecId());
+            }
+        }
+        if (dropped.isEmpty()) {
+            return null;
+        }
+        String what = String.join(", ", dropped) + (dropped.size() == 1 ? " is" : " are")
+            + " not in the stored copy, which holds the audio and video only";
+        if (!subtitles) {
+            return what;
+        }
+        return what + "; to keep the subtitles beside it: " + FfmpegCommands.convert(file, "-map 0:s:0 -c copy",
+            extension);
+    }
+
+    private static String subtitleName(String codecId, boolean subtitle) {
+        return switch (codecId) {
+            case "S_TEXT/UTF8" -> "SubRip subtitles";
+            case "S_TEXT/ASS", "S_TEXT/SSA", "S_ASS", "S_SSA" -> "ASS/SSA subtitles";
+            case "S_TEXT/WEBVTT" -> "WebVTT subtitles";
+            case "S_HDMV/PGS" -> "Blu-ray (PGS) subtitles";
+            case "S_VOBSUB" -> "DVD (VobSub) subtitles";
+            default -> subtitle ? "subtitles" : "neither audio nor video";
+        };
+    }
+
+    private static String subtitleExtension(String codecId) {
+        return switch (codecId) {
+            case "S_TEXT/ASS", "S_TEXT/SSA", "S_ASS", "S_SSA" -> "ass";
+            case "S_TEXT/WEBVTT" -> "vtt";
+            case "S_HDMV/PGS" -> "sup";
+            case "S_VOBSUB" -> "mkv";
+            default -> "srt";
+        };
     }
 }

@@ -4,7 +4,6 @@ import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.MatroskaDemuxer.Track;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,9 +46,6 @@ final class MatroskaMp4Remuxer {
     private static final long OPUS_TIMESCALE = 48_000;
     private static final long NS_PER_SECOND = 1_000_000_000L;
     private static final int OPUS_HEAD_BYTES = 19;
-    private static final int MP4A_AAC = 0x40;
-    private static final int MP4A_MP3 = 0x6B;
-    private static final int AUDIO_STREAM = 5;
     private static final int FRAME_CAPACITY = 256;
     /** The sampling frequencies of ISO/IEC 14496-3 1.6.3.4, by samplingFrequencyIndex. */
     private static final double[] SAMPLING_FREQUENCIES = {96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050,
@@ -263,27 +259,15 @@ final class MatroskaMp4Remuxer {
 
     /** {@code mp4a} + {@code esds} for AAC and MP3, {@code Opus} + {@code dOps} for Opus. */
     static byte[] audioEntry(Track track) {
-        boolean opus = track.codecId().equals("A_OPUS");
-        long rate = opus ? OPUS_TIMESCALE : Math.round(track.samplingFrequency());
-        BoxBuffer b = new BoxBuffer(128);
-        int entry = b.begin(opus ? "Opus" : "mp4a");
-        b.zeros(6);
-        b.u16(1);
-        b.zeros(8);
-        b.u16((int) track.channels());
-        b.u16(16);
-        b.zeros(4);
-        b.u32(rate <= 0xFFFF ? rate << 16 : 0);
-        if (opus) {
-            dOps(b, track.codecPrivate());
-        } else {
-            byte[] asc = !track.codecId().startsWith("A_AAC") ? null
-                : track.codecPrivate() != null && track.codecPrivate().hasRemaining() ? bytes(track.codecPrivate())
-                : audioSpecificConfig(track);
-            esds(b, asc == null ? MP4A_MP3 : MP4A_AAC, asc);
+        int channels = (int) track.channels();
+        if (track.codecId().equals("A_OPUS")) {
+            return SampleEntryBoxes.opus(channels, OPUS_TIMESCALE, track.codecPrivate());
         }
-        b.end(entry);
-        return b.toArray();
+        long rate = Math.round(track.samplingFrequency());
+        byte[] asc = !track.codecId().startsWith("A_AAC") ? null
+            : track.codecPrivate() != null && track.codecPrivate().hasRemaining() ? bytes(track.codecPrivate())
+            : audioSpecificConfig(track);
+        return asc == null ? SampleEntryBoxes.mp3(channels, rate) : SampleEntryBoxes.aac(channels, rate, asc);
     }
 
     /** The AAC profiles of Matroska's old CodecIDs ({@code A_AAC/MPEG4/LC}) as audio object types, or 0. */
@@ -319,66 +303,6 @@ final class MatroskaMp4Remuxer {
         int config = (aacObjectType(track.codecId()) << 11) | (samplingFrequencyIndex(track.samplingFrequency()) << 7)
             | ((int) track.channels() << 3);
         return new byte[] {(byte) (config >> 8), (byte) config};
-    }
-
-    /** The esds of ISO/IEC 14496-14 5.6: an ES_Descriptor with the DecoderConfigDescriptor (14496-1 7.2.6). */
-    static void esds(BoxBuffer b, int objectType, byte[] decoderSpecificInfo) {
-        int decoderConfig = 13 + (decoderSpecificInfo == null ? 0 : descriptorLength(decoderSpecificInfo.length));
-        int esDescriptor = 3 + descriptorLength(decoderConfig) + descriptorLength(1);
-        int esds = b.beginFull("esds", 0, 0);
-        descriptorHeader(b, 0x03, esDescriptor);
-        b.u16(0);
-        b.u8(0);
-        descriptorHeader(b, 0x04, decoderConfig);
-        b.u8(objectType);
-        b.u8((AUDIO_STREAM << 2) | 1);
-        b.u24(0);
-        b.u32(0);
-        b.u32(0);
-        if (decoderSpecificInfo != null) {
-            descriptorHeader(b, 0x05, decoderSpecificInfo.length);
-            b.bytes(decoderSpecificInfo);
-        }
-        descriptorHeader(b, 0x06, 1);
-        b.u8(2);
-        b.end(esds);
-    }
-
-    /** How many bytes a descriptor of {@code payload} bytes takes: a tag, a 1 to 4 byte length, the payload. */
-    private static int descriptorLength(int payload) {
-        return 1 + sizeBytes(payload) + payload;
-    }
-
-    private static int sizeBytes(int payload) {
-        return payload < 1 << 7 ? 1 : payload < 1 << 14 ? 2 : payload < 1 << 21 ? 3 : 4;
-    }
-
-    /** A descriptor's tag and the length of its payload, 7 bits a byte, the high bit set on all but the last. */
-    private static void descriptorHeader(BoxBuffer b, int tag, int payload) {
-        b.u8(tag);
-        for (int i = sizeBytes(payload) - 1; i >= 0; i--) {
-            b.u8(((payload >>> (7 * i)) & 0x7F) | (i > 0 ? 0x80 : 0));
-        }
-    }
-
-    /** The dOps box (Encapsulation of Opus in ISOBMFF 4.3.2) from an OpusHead: version 0, fields big-endian. */
-    private static void dOps(BoxBuffer b, ByteBuffer codecPrivate) {
-        ByteBuffer head = codecPrivate.slice().order(ByteOrder.LITTLE_ENDIAN);
-        int channels = head.get(9) & 0xFF;
-        int box = b.begin("dOps");
-        b.u8(0);
-        b.u8(channels);
-        b.u16(head.getShort(10) & 0xFFFF);
-        b.u32(head.getInt(12) & 0xFFFF_FFFFL);
-        b.u16(head.getShort(16));
-        int family = head.get(18) & 0xFF;
-        b.u8(family);
-        if (family != 0) {
-            for (int i = 0; i < 2 + channels; i++) {
-                b.u8(head.get(OPUS_HEAD_BYTES + i));
-            }
-        }
-        b.end(box);
     }
 
     private static byte[] bytes(ByteBuffer buf) {

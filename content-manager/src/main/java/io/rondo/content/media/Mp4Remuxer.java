@@ -53,7 +53,7 @@ final class Mp4Remuxer {
             tracks.add(EditListCut.trim(track));
         }
         return new Preparation.Continuous(FragmentedMp4Writer.plan(file, tracks, source.brands(), roundNs),
-            MediaNotes.join(MediaNotes.hevc(tracks, file), MediaNotes.droppedSubtitles(source.subtitles(), file)));
+            MediaNotes.join(hevc(tracks, file), MediaNotes.droppedSubtitles(source.subtitles(), file)));
     }
 
     /** Why these tracks cannot be streamed, and what makes them streamable; null if they can be. */
@@ -90,5 +90,19 @@ final class Mp4Remuxer {
             + " OUT.mp4";
         return what + ", which browsers do not play from MP4 (Rondo streams H.264, H.265, AV1 and VP9 video with"
             + " AAC, Opus or MP3 audio); make it streamable with: " + command;
+    }
+
+    /** The H.265 note for the tracks of an MP4. */
+    private static String hevc(List<SampleTrack> tracks, Path file) throws MediaFormatException {
+        List<Long> hevc = new ArrayList<>();
+        boolean audio = false;
+        for (SampleTrack t : tracks) {
+            String fourcc = SampleEntries.describe(t.header()).fourcc();
+            if (fourcc.equals("hvc1") || fourcc.equals("hev1")) {
+                hevc.add(t.header().trackId());
+            }
+            audio |= !t.video();
+        }
+        return MediaNotes.hevc(hevc, audio, file);
     }
 }

@@ -110,7 +110,7 @@ final class WebmRemuxer implements StoredMedia {
             }
             MatroskaDemuxer demuxer = opened.get();
             String note = MatroskaCodecs.unplayableNote(demuxer.tracks(), file);
-            String dropped = MediaNotes.droppedTracks(demuxer.tracks(), file);
+            String dropped = MatroskaCodecs.droppedTracks(demuxer.tracks(), file);
             if (note != null && MatroskaMp4Remuxer.remuxes(demuxer.tracks())) {
                 FragmentedMp4Writer mp4 = MatroskaMp4Remuxer.plan(demuxer, file, roundNs);
                 in.close();
