@@ -2,6 +2,10 @@ package io.rondo.content.media;
 
 import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.isobmff.FragmentedMp4Writer;
+import io.rondo.content.media.isobmff.SampleEntryBoxes;
+import io.rondo.content.media.isobmff.SampleTrack;
+import io.rondo.content.media.isobmff.TrackHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

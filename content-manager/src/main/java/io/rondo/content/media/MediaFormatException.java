@@ -16,20 +16,20 @@ public final class MediaFormatException extends IOException {
         super(message);
     }
 
-    static MediaFormatException truncated(String what, long offset, long claimed, long fileEnd) {
+    public static MediaFormatException truncated(String what, long offset, long claimed, long fileEnd) {
         return new MediaFormatException("truncated: the " + what + " at byte " + offset + " claims " + claimed
             + " bytes but the file ends at " + fileEnd);
     }
 
-    static MediaFormatException truncated(String detail) {
+    public static MediaFormatException truncated(String detail) {
         return new MediaFormatException("truncated: " + detail);
     }
 
-    static MediaFormatException corrupt(String detail) {
+    public static MediaFormatException corrupt(String detail) {
         return new MediaFormatException("corrupt: " + detail);
     }
 
-    static MediaFormatException unsupported(String detail) {
+    public static MediaFormatException unsupported(String detail) {
         return new MediaFormatException("unsupported: " + detail);
     }
 }

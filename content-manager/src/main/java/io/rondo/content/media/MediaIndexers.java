@@ -1,5 +1,7 @@
 package io.rondo.content.media;
 
+import io.rondo.content.media.isobmff.IsoBoxes;
+import io.rondo.content.media.isobmff.Mp4Remuxer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -10,13 +10,13 @@ import java.util.stream.Stream;
  * The notes ingest gives about a file it streams, where the person ingesting should know more:
  * a codec not every browser plays, and what the stored copy leaves out.
  */
-final class MediaNotes {
+public final class MediaNotes {
 
     private MediaNotes() {
     }
 
     /** The notes that are not null, as one, or null where there are none. */
-    static String join(String... notes) {
+    public static String join(String... notes) {
         String joined = Stream.of(notes).filter(Objects::nonNull).collect(Collectors.joining("; "));
         return joined.isEmpty() ? null : joined;
     }
@@ -28,7 +28,7 @@ final class MediaNotes {
      *
      * @param hevcTracks the track numbers whose video is H.265
      */
-    static String hevc(List<Long> hevcTracks, boolean audio, Path file) {
+    public static String hevc(List<Long> hevcTracks, boolean audio, Path file) {
         if (hevcTracks.isEmpty()) {
             return null;
         }
@@ -42,7 +42,7 @@ final class MediaNotes {
      * That the stored copy of the MP4 {@code file} leaves out its subtitle tracks, each named, with
      * the ffmpeg command that keeps the first beside it as SubRip; or null where it has none.
      */
-    static String droppedSubtitles(List<String> tracks, Path file) {
+    public static String droppedSubtitles(List<String> tracks, Path file) {
         if (tracks.isEmpty()) {
             return null;
         }

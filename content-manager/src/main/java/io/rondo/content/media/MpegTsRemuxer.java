@@ -1,6 +1,10 @@
 package io.rondo.content.media;
 
 import io.rondo.content.media.MpegTsDemuxer.Stream;
+import io.rondo.content.media.isobmff.FragmentedMp4Writer;
+import io.rondo.content.media.isobmff.SampleEntryBoxes;
+import io.rondo.content.media.isobmff.SampleTrack;
+import io.rondo.content.media.isobmff.TrackHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -2,6 +2,7 @@ package io.rondo.content.media;
 
 import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.isobmff.FragmentedMp4Writer;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;

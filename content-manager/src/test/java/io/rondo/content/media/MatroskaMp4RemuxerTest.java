@@ -1,10 +1,10 @@
 package io.rondo.content.media;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static io.rondo.content.media.IndexChecks.assertWellFormed;
-import static io.rondo.content.media.RemuxChecks.assertOneMoofAndMdatPerFragment;
+import static io.rondo.content.media.IndexChecks.clip;
+import static io.rondo.content.media.isobmff.RemuxChecks.assertOneMoofAndMdatPerFragment;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rondo.content.media.isobmff.RemuxChecks;
+import io.rondo.content.media.isobmff.SampleTrack;
+import io.rondo.content.media.isobmff.TrackHeader;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -126,7 +129,7 @@ class MatroskaMp4RemuxerTest {
             }
         }
 
-        SampleTrack video = RemuxChecks.demux(stored).tracks().get(0);
+        SampleTrack video = RemuxChecks.tracks(stored).get(0);
         long timescale = video.header().timescale();
         assertEquals(MatroskaMp4Remuxer.VIDEO_TIMESCALE, timescale);
         assertEquals(blockNs.size(), video.count(), "a sample per block");
@@ -151,7 +154,7 @@ class MatroskaMp4RemuxerTest {
         assertArrayEquals(new byte[] {0x11, (byte) 0x90}, MatroskaMp4Remuxer.audioSpecificConfig(aac));
         TrackHeader header = new TrackHeader(2, TrackHeader.AUDIO, 48000, MatroskaMp4Remuxer.audioEntry(aac), -1,
             TrackHeader.UNDETERMINED, 3, 0, 0x100, TrackHeader.IDENTITY, 0, 0, 0, -1);
-        assertEquals("mp4a.40.2", SampleEntries.describe(header).codecs());
+        assertEquals("mp4a.40.2", RemuxChecks.codecs(header));
         assertFalse(MatroskaMp4Remuxer.remuxes(List.of(audio("A_AAC/MPEG4/LC", null, 47000, 2))),
             "a rate AAC does not list");
     }

@@ -11,7 +11,7 @@ import java.util.List;
  * SimpleBlocks, so that tests know every Cluster's offset and time exactly. Known or unknown sizes,
  * with or without Duration, Cues and Tags at the end, BlockGroups with BlockDuration.
  */
-final class SyntheticWebm {
+public final class SyntheticWebm {
 
     static final byte[] UNKNOWN_SIZE = {0x01, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
         (byte) 0xFF, (byte) 0xFF};
@@ -252,7 +252,7 @@ final class SyntheticWebm {
         return b;
     }
 
-    static byte[] cat(byte[]... parts) {
+    public static byte[] cat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] part : parts) {
             out.writeBytes(part);

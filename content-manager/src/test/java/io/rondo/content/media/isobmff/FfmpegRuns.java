@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

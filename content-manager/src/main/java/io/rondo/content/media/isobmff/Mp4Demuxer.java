@@ -1,6 +1,10 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
-import io.rondo.content.media.IsoBoxes.Box;
+import io.rondo.content.media.FieldCursor;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Ticks;
+import io.rondo.content.media.isobmff.IsoBoxes.Box;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

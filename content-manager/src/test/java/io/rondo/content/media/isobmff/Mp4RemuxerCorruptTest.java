@@ -1,12 +1,15 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.SECOND;
+import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,8 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.FieldCursor;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +15,7 @@ import java.util.Set;
  * its data. Sizes are checked against the parent and the file, so that a truncated or corrupt file
  * fails with the box's name and offset.
  */
-final class IsoBoxes {
+public final class IsoBoxes {
 
     private static final Set<String> FIRST_BOXES =
         Set.of("ftyp", "styp", "moov", "moof", "mdat", "free", "skip", "wide", "pdin", "sidx");
@@ -44,7 +47,7 @@ final class IsoBoxes {
     }
 
     /** Whether {@code head} starts like an ISO BMFF file: a known first box with a plausible size. */
-    static boolean sniff(ByteBuffer head) {
+    public static boolean sniff(ByteBuffer head) {
         if (head.remaining() < 8) {
             return false;
         }
@@ -137,7 +140,7 @@ final class IsoBoxes {
     }
 
     /** A box type: four printable characters, else its hex. */
-    static String fourcc(ByteBuffer buf, int index) {
+    public static String fourcc(ByteBuffer buf, int index) {
         byte[] b = new byte[4];
         buf.get(index, b);
         for (byte c : b) {

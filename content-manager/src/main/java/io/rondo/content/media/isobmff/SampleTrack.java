@@ -1,5 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.MediaFormatException;
 import java.util.Arrays;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * the distance to the next one's decode time, so that decode times are kept exactly even where the
  * source leaves a gap between fragments; the last one's comes from {@link #decodeEnd()}.
  */
-final class SampleTrack {
+public final class SampleTrack {
 
     private static final int FIRST_CAPACITY = 1024;
 
@@ -28,7 +29,7 @@ final class SampleTrack {
     private long decodeEnd;
 
     /** A track with no samples yet, with room for {@code expected} before its arrays grow. */
-    SampleTrack(TrackHeader header, int expected) {
+    public SampleTrack(TrackHeader header, int expected) {
         this.header = header;
         int capacity = Math.max(expected, 1);
         offsets = new long[capacity];
@@ -38,11 +39,11 @@ final class SampleTrack {
         sync = new boolean[capacity];
     }
 
-    SampleTrack(TrackHeader header) {
+    public SampleTrack(TrackHeader header) {
         this(header, FIRST_CAPACITY);
     }
 
-    TrackHeader header() {
+    public TrackHeader header() {
         return header;
     }
 
@@ -57,7 +58,7 @@ final class SampleTrack {
      * @param isSync            whether a decoder can start at it (a random access point)
      * @throws MediaFormatException if it is decoded before the sample before it
      */
-    void add(long offset, int size, long decodeTime, long duration, int compositionOffset, boolean isSync)
+    public void add(long offset, int size, long decodeTime, long duration, int compositionOffset, boolean isSync)
         throws MediaFormatException {
         if (count > 0 && decodeTime < decodeTimes[count - 1]) {
             throw MediaFormatException.corrupt("track " + header.trackId() + " decodes sample " + (count + 1)
@@ -81,7 +82,7 @@ final class SampleTrack {
     }
 
     /** How many samples the track has. */
-    int count() {
+    public int count() {
         return count;
     }
 
@@ -93,20 +94,20 @@ final class SampleTrack {
         return sizes[i];
     }
 
-    long decodeTime(int i) {
+    public long decodeTime(int i) {
         return decodeTimes[i];
     }
 
     /** The distance to the next sample's decode time; for the last, to {@link #decodeEnd()}. */
-    long duration(int i) {
+    public long duration(int i) {
         return (i + 1 < count ? decodeTimes[i + 1] : decodeEnd) - decodeTimes[i];
     }
 
-    int compositionOffset(int i) {
+    public int compositionOffset(int i) {
         return compositionOffsets[i];
     }
 
-    boolean sync(int i) {
+    public boolean sync(int i) {
         return sync[i];
     }
 

@@ -1,5 +1,9 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.MediaNotes;
+import io.rondo.content.media.Preparation;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +21,7 @@ import java.util.List;
  * MP3, see {@link SampleEntries}) or that is encrypted is a discrete object, with a note that names
  * the codec and gives the ffmpeg command that makes the file streamable.
  */
-final class Mp4Remuxer {
+public final class Mp4Remuxer {
 
     private Mp4Remuxer() {
     }
@@ -30,7 +34,7 @@ final class Mp4Remuxer {
      * @throws MediaFormatException if the file is truncated or corrupt, naming what and where
      * @throws IOException          if it cannot be read
      */
-    static Preparation prepare(Path file, long roundNs) throws IOException {
+    public static Preparation prepare(Path file, long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }

@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import java.nio.ByteBuffer;
 
@@ -25,20 +25,20 @@ import java.nio.ByteBuffer;
  *                       track whose presentation starts late (an empty edit); 0 without an edit list
  * @param editEndNs      when the edit list ends the track's presentation, or -1 where it does not say
  */
-record TrackHeader(long trackId, String handler, long timescale, byte[] sampleEntry, long entryOffset, int language,
+public record TrackHeader(long trackId, String handler, long timescale, byte[] sampleEntry, long entryOffset, int language,
                    int flags, int alternateGroup, int volume, int[] matrix, long width, long height, long editShift,
                    long editEndNs) {
 
     /** The handler of a video track. */
-    static final String VIDEO = "vide";
+    public static final String VIDEO = "vide";
     /** The handler of an audio track. */
-    static final String AUDIO = "soun";
+    public static final String AUDIO = "soun";
     /** The language of a track that does not say: {@code und}. */
-    static final int UNDETERMINED = 0x55C4;
+    public static final int UNDETERMINED = 0x55C4;
     /** The identity matrix of tkhd and mvhd. */
-    static final int[] IDENTITY = {0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000};
+    public static final int[] IDENTITY = {0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000};
 
-    TrackHeader {
+    public TrackHeader {
         if (trackId <= 0 || trackId > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("a track id is 1 to 2^32 - 1, was " + trackId);
         }

@@ -1,10 +1,15 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
@@ -18,7 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Stores media as ingest does, and checks the stored copy against its source without ffmpeg. */
-final class RemuxChecks {
+public final class RemuxChecks {
 
     private RemuxChecks() {
     }
@@ -39,6 +44,16 @@ final class RemuxChecks {
             assertEquals(media.size(), channel.size(), "the stored size the index gives");
         }
         return media.index();
+    }
+
+    /** The tracks of the MP4 {@code file}, as {@link Mp4Demuxer} reads them. */
+    public static List<SampleTrack> tracks(Path file) throws IOException {
+        return demux(file).tracks();
+    }
+
+    /** The codecs string of a track's sample entry, as {@link SampleEntries} describes it. */
+    public static String codecs(TrackHeader header) throws MediaFormatException {
+        return SampleEntries.describe(header).codecs();
     }
 
     static Mp4Demuxer.Source demux(Path file) throws IOException {
@@ -91,7 +106,7 @@ final class RemuxChecks {
      * Each fragment is one moof, its mfhd numbering it from 1, then one mdat that ends the fragment;
      * every traf finds its data from the moof (default-base-is-moof) and starts with a tfdt.
      */
-    static void assertOneMoofAndMdatPerFragment(MediaIndex index, Path stored) throws IOException {
+    public static void assertOneMoofAndMdatPerFragment(MediaIndex index, Path stored) throws IOException {
         ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(stored));
         for (int k = 0; k < index.fragments().size(); k++) {
             Fragment f = index.fragments().get(k);

@@ -1,5 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.MediaFormatException;
 import java.util.Arrays;
 import java.util.Comparator;
 

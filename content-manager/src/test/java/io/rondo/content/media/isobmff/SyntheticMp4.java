@@ -1,5 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.SyntheticWebm;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,7 @@ import java.util.List;
  * and sidx before each moof, 64-bit and to-the-end box sizes, durations by default instead of per
  * sample, tfdt version 0 or missing, mehd, an mfra at the end.
  */
-final class SyntheticMp4 {
+public final class SyntheticMp4 {
 
     static final int VIDEO_TIMESCALE = 90_000;
     static final int AUDIO_TIMESCALE = 48_000;
@@ -310,7 +311,7 @@ final class SyntheticMp4 {
         return s.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    static byte[] bytes(int... values) {
+    public static byte[] bytes(int... values) {
         byte[] b = new byte[values.length];
         for (int i = 0; i < values.length; i++) {
             b[i] = (byte) values[i];

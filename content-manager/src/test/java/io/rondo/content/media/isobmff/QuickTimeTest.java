@@ -1,9 +1,15 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.Listings;
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
 import java.nio.ByteBuffer;

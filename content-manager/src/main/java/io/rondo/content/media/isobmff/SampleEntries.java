@@ -1,5 +1,8 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
+import io.rondo.content.media.CodecStrings;
+import io.rondo.content.media.FieldCursor;
+import io.rondo.content.media.MediaFormatException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +17,7 @@ import java.util.Set;
  * AAC, 0x69 or 0x6B for MPEG audio; or a QuickTime {@code .mp3}). Object types 0x69 and 0x6B also
  * cover MPEG layer 2, which only the frames themselves tell apart; they are taken as MP3.
  */
-final class SampleEntries {
+public final class SampleEntries {
 
     /**
      * A sample entry's codec.
@@ -56,7 +59,7 @@ final class SampleEntries {
     }
 
     /** The codec of a track's sample entry. */
-    static Codec describe(TrackHeader track) throws MediaFormatException {
+    public static Codec describe(TrackHeader track) throws MediaFormatException {
         byte[] entry = track.sampleEntry();
         ByteBuffer buf = ByteBuffer.wrap(entry);
         String type = IsoBoxes.fourcc(buf, 4);

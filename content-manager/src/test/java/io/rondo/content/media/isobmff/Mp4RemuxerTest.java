@@ -1,13 +1,13 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static io.rondo.content.media.IndexChecks.assertWellFormed;
-import static io.rondo.content.media.RemuxChecks.assertOneMoofAndMdatPerFragment;
-import static io.rondo.content.media.RemuxChecks.assertOneRoundEach;
-import static io.rondo.content.media.RemuxChecks.assertSamplesIdentical;
-import static io.rondo.content.media.RemuxChecks.store;
+import static io.rondo.content.media.IndexChecks.clip;
+import static io.rondo.content.media.isobmff.RemuxChecks.assertOneMoofAndMdatPerFragment;
+import static io.rondo.content.media.isobmff.RemuxChecks.assertOneRoundEach;
+import static io.rondo.content.media.isobmff.RemuxChecks.assertSamplesIdentical;
+import static io.rondo.content.media.isobmff.RemuxChecks.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

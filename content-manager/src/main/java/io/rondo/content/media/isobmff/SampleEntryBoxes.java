@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
  * {@code Opus} around a dOps (Encapsulation of Opus in ISOBMFF, 4.3.2) and {@code fLaC} around a dfLa
  * (Encapsulation of FLAC in ISOBMFF, 3.3).
  */
-final class SampleEntryBoxes {
+public final class SampleEntryBoxes {
 
     private static final int MP4A_AAC = 0x40;
     private static final int MP4A_MP3 = 0x6B;
@@ -20,7 +20,7 @@ final class SampleEntryBoxes {
     }
 
     /** {@code avc1} + {@code avcC}, {@code hev1} + {@code hvcC} and the like: {@code record} as the configuration. */
-    static byte[] visual(String type, String configType, byte[] record, int width, int height) {
+    public static byte[] visual(String type, String configType, byte[] record, int width, int height) {
         BoxBuffer b = new BoxBuffer(128 + record.length);
         int entry = b.begin(type);
         b.zeros(6);
@@ -43,7 +43,7 @@ final class SampleEntryBoxes {
     }
 
     /** {@code mp4a} + {@code esds} of AAC with its AudioSpecificConfig. */
-    static byte[] aac(int channels, long rate, byte[] audioSpecificConfig) {
+    public static byte[] aac(int channels, long rate, byte[] audioSpecificConfig) {
         BoxBuffer b = audio("mp4a", channels, 16, rate);
         esds(b, MP4A_AAC, audioSpecificConfig);
         b.end(0);
@@ -51,7 +51,7 @@ final class SampleEntryBoxes {
     }
 
     /** {@code mp4a} + {@code esds} of MP3 (object type 0x6B), which needs no decoder specific info. */
-    static byte[] mp3(int channels, long rate) {
+    public static byte[] mp3(int channels, long rate) {
         BoxBuffer b = audio("mp4a", channels, 16, rate);
         esds(b, MP4A_MP3, null);
         b.end(0);
@@ -59,7 +59,7 @@ final class SampleEntryBoxes {
     }
 
     /** {@code fLaC} + {@code dfLa} holding {@code metadataBlocks}, each with its header, the last one flagged. */
-    static byte[] flac(int channels, int bitsPerSample, long rate, byte[] metadataBlocks) {
+    public static byte[] flac(int channels, int bitsPerSample, long rate, byte[] metadataBlocks) {
         BoxBuffer b = audio("fLaC", channels, bitsPerSample, rate);
         int dfLa = b.beginFull("dfLa", 0, 0);
         b.bytes(metadataBlocks);
@@ -69,7 +69,7 @@ final class SampleEntryBoxes {
     }
 
     /** {@code Opus} + {@code dOps} made from {@code opusHead}, an OpusHead as Ogg and Matroska carry it. */
-    static byte[] opus(int channels, long rate, ByteBuffer opusHead) {
+    public static byte[] opus(int channels, long rate, ByteBuffer opusHead) {
         BoxBuffer b = audio("Opus", channels, 16, rate);
         dOps(b, opusHead);
         b.end(0);

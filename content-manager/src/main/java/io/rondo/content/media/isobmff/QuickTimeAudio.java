@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.isobmff;
 
 import java.nio.ByteBuffer;
 
