@@ -19,7 +19,7 @@ public final class MediaFile implements Closeable {
     public static final int WINDOW_BYTES = 512;
 
     /** The most an indexer reads whole into memory (one Tracks, moov or moof). */
-    static final int MAX_BODY_BYTES = 16 << 20;
+    public static final int MAX_BODY_BYTES = 16 << 20;
 
     private final FileChannel channel;
     private final long size;
@@ -43,7 +43,7 @@ public final class MediaFile implements Closeable {
     }
 
     /** Bytes read from the file so far: what the performance test holds against the file's size. */
-    long bytesRead() {
+    public long bytesRead() {
         return bytesRead;
     }
 
@@ -78,7 +78,7 @@ public final class MediaFile implements Closeable {
      * Fills {@code dst} from its position to its limit with the bytes at {@code pos}: how a remuxer
      * reads a fragment's worth of payload at once into a buffer it reuses.
      */
-    void readFully(long pos, ByteBuffer dst) throws IOException {
+    public void readFully(long pos, ByteBuffer dst) throws IOException {
         long at = pos;
         while (dst.hasRemaining()) {
             int r = channel.read(dst, at);

@@ -2,6 +2,8 @@ package io.rondo.content.media;
 
 import io.rondo.content.media.isobmff.IsoBoxes;
 import io.rondo.content.media.isobmff.Mp4Remuxer;
+import io.rondo.content.media.matroska.Ebml;
+import io.rondo.content.media.matroska.WebmRemuxer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,5 +1,7 @@
 package io.rondo.content.media;
 
+import io.rondo.content.media.matroska.Ebml;
+import io.rondo.content.media.matroska.EbmlWriter;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;

@@ -38,7 +38,7 @@ public final class Ticks {
     }
 
     /** {@code 1.978 s}: a time for a message. */
-    static String seconds(long ns) {
+    public static String seconds(long ns) {
         return String.format(java.util.Locale.ROOT, "%.3f s", ns / 1e9);
     }
 }

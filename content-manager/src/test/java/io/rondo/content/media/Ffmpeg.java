@@ -89,7 +89,7 @@ public final class Ffmpeg {
     }
 
     /** When the last packet of {@code file} stops playing, in seconds: its decoded length. */
-    static double endSeconds(Path file) throws IOException {
+    public static double endSeconds(Path file) throws IOException {
         double end = 0;
         for (JsonNode p : probePackets(file)) {
             end = Math.max(end, p.path("pts_time").asDouble() + p.path("duration_time").asDouble());

@@ -1,8 +1,8 @@
 package io.rondo.content.media;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
+import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.matroska.SyntheticWebm;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;

@@ -1,6 +1,6 @@
 package io.rondo.content.media.isobmff;
 
-import io.rondo.content.media.SyntheticWebm;
+import io.rondo.content.media.matroska.SyntheticWebm;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

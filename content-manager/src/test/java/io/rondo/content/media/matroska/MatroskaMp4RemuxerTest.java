@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
@@ -12,6 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.media.isobmff.RemuxChecks;
 import io.rondo.content.media.isobmff.SampleTrack;
 import io.rondo.content.media.isobmff.TrackHeader;

@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -9,13 +9,13 @@ import java.nio.charset.StandardCharsets;
  * reserved all-ones value, integers in as few bytes as hold them. For the headers a remuxer writes
  * around bytes it copies; never for payload.
  */
-final class EbmlWriter {
+public final class EbmlWriter {
 
     private EbmlWriter() {
     }
 
     /** The header of an element whose size is not known, as a live stream's Segment has: its ID, then 8 bytes. */
-    static byte[] unknownSizeHeader(int id) {
+    public static byte[] unknownSizeHeader(int id) {
         ByteBuffer out = ByteBuffer.allocate(idLength(id) + 8);
         putId(out, id);
         out.put((byte) 0x01);
@@ -26,7 +26,7 @@ final class EbmlWriter {
     }
 
     /** An element holding {@code parts}, one after the other. */
-    static byte[] element(int id, byte[]... parts) {
+    public static byte[] element(int id, byte[]... parts) {
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         for (byte[] part : parts) {
             data.writeBytes(part);
@@ -37,26 +37,26 @@ final class EbmlWriter {
         return out.array();
     }
 
-    static byte[] uint(int id, long value) {
+    public static byte[] uint(int id, long value) {
         ByteBuffer data = ByteBuffer.allocate(uintLength(value));
         putUint(data, value, data.capacity());
         return element(id, data.array());
     }
 
-    static byte[] float64(int id, double value) {
+    public static byte[] float64(int id, double value) {
         return element(id, ByteBuffer.allocate(8).putDouble(value).array());
     }
 
-    static byte[] string(int id, String value) {
+    public static byte[] string(int id, String value) {
         return element(id, value.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The bytes of an element's ID and of the shortest size VINT for {@code size}. */
-    static int headerLength(int id, long size) {
+    public static int headerLength(int id, long size) {
         return idLength(id) + sizeLength(size);
     }
 
-    static void putHeader(ByteBuffer out, int id, long size) {
+    public static void putHeader(ByteBuffer out, int id, long size) {
         putId(out, id);
         int length = sizeLength(size);
         long marked = size | (1L << (7 * length));
@@ -66,7 +66,7 @@ final class EbmlWriter {
     }
 
     /** How many bytes an unsigned integer element needs for {@code value}: 1 to 8. */
-    static int uintLength(long value) {
+    public static int uintLength(long value) {
         int n = 1;
         while (n < 8 && value >>> (8 * n) != 0) {
             n++;
@@ -74,7 +74,7 @@ final class EbmlWriter {
         return n;
     }
 
-    static void putUint(ByteBuffer out, long value, int length) {
+    public static void putUint(ByteBuffer out, long value, int length) {
         for (int i = length - 1; i >= 0; i--) {
             out.put((byte) (value >>> (8 * i)));
         }

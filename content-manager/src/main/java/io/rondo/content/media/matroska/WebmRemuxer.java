@@ -1,8 +1,14 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
-import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
-import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.MediaNotes;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.media.isobmff.FragmentedMp4Writer;
+import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
+import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
@@ -57,7 +63,7 @@ import java.util.StringJoiner;
  * one read into a buffer it reuses, walks it again, rewrites the timecodes in place and writes the
  * blocks out, so memory is one round's bytes however long the film.
  */
-final class WebmRemuxer implements StoredMedia {
+public final class WebmRemuxer implements StoredMedia {
 
     /** The most bytes one round may span in the source: what {@link #writeFragment} holds at once. */
     static final int MAX_ROUND_SPAN_BYTES = 256 << 20;
@@ -94,7 +100,7 @@ final class WebmRemuxer implements StoredMedia {
      * @param roundNs the round length T
      * @throws MediaFormatException if the file is truncated, corrupt, or holds no audio or video
      */
-    static Preparation prepare(Path file, long roundNs) throws IOException {
+    public static Preparation prepare(Path file, long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }

@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -20,7 +20,7 @@ public final class SyntheticWebm {
     record ClusterSpec(long timecode, long length, int frames, int frameBytes) { }
 
     /** What was written, and where its Clusters are. */
-    record Written(byte[] bytes, List<Long> clusterOffsets, long initEnd) { }
+    public record Written(byte[] bytes, List<Long> clusterOffsets, long initEnd) { }
 
     private long timecodeScale = 1_000_000;
     private boolean autoDuration = true;
@@ -55,7 +55,7 @@ public final class SyntheticWebm {
     }
 
     /** Segment and Clusters of unknown size, as live muxers and MediaRecorder write them. */
-    SyntheticWebm unknownSizes() {
+    public SyntheticWebm unknownSizes() {
         this.unknownSizeSegment = true;
         this.unknownSizeClusters = true;
         return this;
@@ -99,14 +99,14 @@ public final class SyntheticWebm {
     }
 
     /** {@code count} Clusters of {@code length} each from {@code start}, {@code frames} frames apiece. */
-    SyntheticWebm clusters(int count, long start, long length, int frames, int frameBytes) {
+    public SyntheticWebm clusters(int count, long start, long length, int frames, int frameBytes) {
         for (int i = 0; i < count; i++) {
             cluster(start + i * length, length, frames, frameBytes);
         }
         return this;
     }
 
-    Written write() {
+    public Written write() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(element(Ebml.EBML, cat(uint(0x4286, 1), uint(0x42F7, 1), uint(0x42F2, 4), uint(0x42F3, 8),
             string(Ebml.DOC_TYPE, docType), uint(0x4287, 4), uint(0x4285, 2))));

@@ -1,15 +1,24 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
-import static io.rondo.content.media.MatroskaWalk.assertOneClusterPerRound;
-import static io.rondo.content.media.MatroskaWalk.continuous;
+import static io.rondo.content.media.IndexChecks.clip;
+import static io.rondo.content.media.matroska.MatroskaWalk.assertOneClusterPerRound;
+import static io.rondo.content.media.matroska.MatroskaWalk.continuous;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.FfmpegCommands;
+import io.rondo.content.media.Listings;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import java.io.ByteArrayOutputStream;

@@ -1,11 +1,15 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
-import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.Listings;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
+import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;

@@ -1,11 +1,12 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
-import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
-import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.MediaFormatException;
 import io.rondo.content.media.isobmff.FragmentedMp4Writer;
 import io.rondo.content.media.isobmff.SampleEntryBoxes;
 import io.rondo.content.media.isobmff.SampleTrack;
 import io.rondo.content.media.isobmff.TrackHeader;
+import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
+import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

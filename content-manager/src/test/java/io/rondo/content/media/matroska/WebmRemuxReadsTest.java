@@ -1,10 +1,14 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

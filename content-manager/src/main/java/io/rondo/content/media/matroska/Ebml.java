@@ -1,5 +1,7 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,43 +12,43 @@ import java.util.Map;
  * (VINT: the count of leading zero bits of the first byte gives the length), and the element IDs the
  * indexer reads. RFC 8794 (EBML) and RFC 9559 (Matroska).
  */
-final class Ebml {
+public final class Ebml {
 
-    static final int EBML = 0x1A45DFA3;
-    static final int EBML_VERSION = 0x4286;
-    static final int EBML_READ_VERSION = 0x42F7;
-    static final int EBML_MAX_ID_LENGTH = 0x42F2;
-    static final int EBML_MAX_SIZE_LENGTH = 0x42F3;
-    static final int DOC_TYPE = 0x4282;
-    static final int DOC_TYPE_VERSION = 0x4287;
-    static final int DOC_TYPE_READ_VERSION = 0x4285;
-    static final int SEGMENT = 0x18538067;
+    public static final int EBML = 0x1A45DFA3;
+    public static final int EBML_VERSION = 0x4286;
+    public static final int EBML_READ_VERSION = 0x42F7;
+    public static final int EBML_MAX_ID_LENGTH = 0x42F2;
+    public static final int EBML_MAX_SIZE_LENGTH = 0x42F3;
+    public static final int DOC_TYPE = 0x4282;
+    public static final int DOC_TYPE_VERSION = 0x4287;
+    public static final int DOC_TYPE_READ_VERSION = 0x4285;
+    public static final int SEGMENT = 0x18538067;
     static final int SEEK_HEAD = 0x114D9B74;
-    static final int INFO = 0x1549A966;
-    static final int TIMECODE_SCALE = 0x2AD7B1;
-    static final int DURATION = 0x4489;
-    static final int MUXING_APP = 0x4D80;
-    static final int WRITING_APP = 0x5741;
-    static final int TRACKS = 0x1654AE6B;
-    static final int TRACK_ENTRY = 0xAE;
-    static final int TRACK_NUMBER = 0xD7;
-    static final int TRACK_TYPE = 0x83;
-    static final int CODEC_ID = 0x86;
-    static final int CODEC_PRIVATE = 0x63A2;
+    public static final int INFO = 0x1549A966;
+    public static final int TIMECODE_SCALE = 0x2AD7B1;
+    public static final int DURATION = 0x4489;
+    public static final int MUXING_APP = 0x4D80;
+    public static final int WRITING_APP = 0x5741;
+    public static final int TRACKS = 0x1654AE6B;
+    public static final int TRACK_ENTRY = 0xAE;
+    public static final int TRACK_NUMBER = 0xD7;
+    public static final int TRACK_TYPE = 0x83;
+    public static final int CODEC_ID = 0x86;
+    public static final int CODEC_PRIVATE = 0x63A2;
     static final int DEFAULT_DURATION = 0x23E383;
-    static final int CODEC_DELAY = 0x56AA;
+    public static final int CODEC_DELAY = 0x56AA;
     static final int VIDEO = 0xE0;
     static final int PIXEL_WIDTH = 0xB0;
     static final int PIXEL_HEIGHT = 0xBA;
-    static final int AUDIO = 0xE1;
-    static final int SAMPLING_FREQUENCY = 0xB5;
-    static final int CHANNELS = 0x9F;
+    public static final int AUDIO = 0xE1;
+    public static final int SAMPLING_FREQUENCY = 0xB5;
+    public static final int CHANNELS = 0x9F;
     static final int CONTENT_ENCODINGS = 0x6D80;
     static final int CONTENT_ENCODING = 0x6240;
     static final int CONTENT_COMPRESSION = 0x5034;
-    static final int CLUSTER = 0x1F43B675;
-    static final int TIMECODE = 0xE7;
-    static final int SIMPLE_BLOCK = 0xA3;
+    public static final int CLUSTER = 0x1F43B675;
+    public static final int TIMECODE = 0xE7;
+    public static final int SIMPLE_BLOCK = 0xA3;
     static final int BLOCK_GROUP = 0xA0;
     static final int BLOCK = 0xA1;
     static final int BLOCK_DURATION = 0x9B;
@@ -111,7 +113,7 @@ final class Ebml {
     }
 
     /** Whether {@code head} starts with the EBML magic number. */
-    static boolean sniff(ByteBuffer head) {
+    public static boolean sniff(ByteBuffer head) {
         return head.remaining() >= 4 && head.getInt(head.position()) == EBML;
     }
 

@@ -1,6 +1,8 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
-import io.rondo.content.media.Ebml.Header;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.matroska.Ebml.Header;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
 import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rondo.content.media.MatroskaDemuxer.BlockCursor;
-import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.Listings;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
+import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

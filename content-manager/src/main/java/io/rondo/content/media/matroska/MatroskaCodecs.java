@@ -1,6 +1,10 @@
-package io.rondo.content.media;
+package io.rondo.content.media.matroska;
 
-import io.rondo.content.media.MatroskaDemuxer.Track;
+import io.rondo.content.media.CodecStrings;
+import io.rondo.content.media.FfmpegCommands;
+import io.rondo.content.media.FieldCursor;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
