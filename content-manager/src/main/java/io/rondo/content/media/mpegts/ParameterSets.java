@@ -1,5 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.media.mpegts;
 
+import io.rondo.content.media.MediaFormatException;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 

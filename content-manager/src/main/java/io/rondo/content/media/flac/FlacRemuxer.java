@@ -1,5 +1,7 @@
-package io.rondo.content.media;
+package io.rondo.content.media.flac;
 
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
 import io.rondo.content.media.isobmff.FragmentedMp4Writer;
 import io.rondo.content.media.isobmff.SampleEntryBoxes;
 import io.rondo.content.media.isobmff.SampleTrack;
@@ -25,7 +27,7 @@ import java.util.List;
  * sample rate. ID3v2 tags before {@code fLaC}, and other metadata blocks (tags, cover art, seek
  * table, padding), are not kept.
  */
-final class FlacRemuxer {
+public final class FlacRemuxer {
 
     private static final int ID3V2_HEADER_BYTES = 10;
     private static final int STREAMINFO_BYTES = 34;
@@ -58,7 +60,7 @@ final class FlacRemuxer {
     }
 
     /** Where {@code fLaC} starts in {@code file}, whose first bytes are {@code head}: 0, past ID3v2 tags, or -1. */
-    static long streamStart(ByteBuffer head, Path file) throws IOException {
+    public static long streamStart(ByteBuffer head, Path file) throws IOException {
         if (isFlac(head, 0)) {
             return 0;
         }
@@ -93,7 +95,7 @@ final class FlacRemuxer {
      *
      * @throws MediaFormatException if it is truncated or corrupt
      */
-    static Preparation prepare(Path file, long start, long roundNs) throws IOException {
+    public static Preparation prepare(Path file, long start, long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }

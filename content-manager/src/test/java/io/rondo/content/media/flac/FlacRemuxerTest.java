@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.flac;
 
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.IndexChecks;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.media.mp3;
 
+import io.rondo.content.media.FfmpegCommands;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package io.rondo.content.media;
+package io.rondo.content.media.mp3;
 
 import static io.rondo.content.media.IndexChecks.MS;
 import static io.rondo.content.media.IndexChecks.SECOND;
@@ -10,6 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.Listings;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredFiles;
+import io.rondo.content.media.StoredMedia;
 import io.rondo.content.media.matroska.SyntheticWebm;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;

@@ -1,5 +1,7 @@
-package io.rondo.content.media;
+package io.rondo.content.media.ogg;
 
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,5 +1,11 @@
-package io.rondo.content.media;
+package io.rondo.content.media.ogg;
 
+import io.rondo.content.media.FfmpegCommands;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.media.matroska.Ebml;
 import io.rondo.content.media.matroska.EbmlWriter;
 import io.rondo.content.model.ByteRange;
@@ -40,7 +46,7 @@ import java.util.List;
  * <p>An Ogg file of another codec (Theora, FLAC, Speex) or of several multiplexed streams is
  * discrete, with a note naming it and the ffmpeg command that makes it streamable.
  */
-final class OggWebmRemuxer implements StoredMedia {
+public final class OggWebmRemuxer implements StoredMedia {
 
     private static final long NS_PER_MS = 1_000_000L;
     private static final long OPUS_RATE = 48_000;
@@ -68,7 +74,7 @@ final class OggWebmRemuxer implements StoredMedia {
     }
 
     /** Whether {@code head}, a file's first bytes, is Ogg. */
-    static boolean sniff(ByteBuffer head) {
+    public static boolean sniff(ByteBuffer head) {
         return OggDemuxer.sniff(head);
     }
 
@@ -78,7 +84,7 @@ final class OggWebmRemuxer implements StoredMedia {
      *
      * @throws MediaFormatException if the file is truncated or corrupt
      */
-    static Preparation prepare(Path file, long roundNs) throws IOException {
+    public static Preparation prepare(Path file, long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }

@@ -1,5 +1,11 @@
-package io.rondo.content.media;
+package io.rondo.content.media.mp3;
 
+import io.rondo.content.media.FfmpegCommands;
+import io.rondo.content.media.MediaFile;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.StoredMedia;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
@@ -37,10 +43,10 @@ import java.util.Locale;
  * <p>Planning reads every frame header once; {@link #writeFragment} reads a fragment's frames in one
  * read into a buffer it reuses and checks their headers again before writing them.
  */
-final class Mp3Remuxer implements StoredMedia {
+public final class Mp3Remuxer implements StoredMedia {
 
     /** How many bytes {@link #sniff} wants to see a second frame header after the first (the longest frame is 1441). */
-    static final int SNIFF_BYTES = 4096;
+    public static final int SNIFF_BYTES = 4096;
 
     private static final int ID3V2_HEADER_BYTES = 10;
     private static final int ID3V1_BYTES = 128;
@@ -72,7 +78,7 @@ final class Mp3Remuxer implements StoredMedia {
      * ID3v2 header, or an MPEG audio Layer III frame header followed, at the frame's length, by
      * another of the same version and sample rate.
      */
-    static boolean sniff(ByteBuffer head) {
+    public static boolean sniff(ByteBuffer head) {
         int p = head.position();
         int n = head.remaining();
         if (n >= ID3V2_HEADER_BYTES && isId3v2(head, p)) {
@@ -96,7 +102,7 @@ final class Mp3Remuxer implements StoredMedia {
      * @param roundNs the round length T, at least one frame (72 ms at most)
      * @throws MediaFormatException if the file is truncated, loses frame sync, or is free-format
      */
-    static Preparation prepare(Path file, long roundNs) throws IOException {
+    public static Preparation prepare(Path file, long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
@@ -228,12 +234,12 @@ final class Mp3Remuxer implements StoredMedia {
     }
 
     /** Whether the 32-bit {@code header} starts an MPEG audio Layer III frame whose length it gives. */
-    static boolean isFrameHeader(int header) {
+    public static boolean isFrameHeader(int header) {
         return syncedLayerIII(header) && bitrateIndex(header) != 0 && bitrateIndex(header) != 15;
     }
 
     /** The bytes of the frame that {@code header} starts (a valid {@link #isFrameHeader}). */
-    static int frameBytes(int header) {
+    public static int frameBytes(int header) {
         boolean mpeg1 = version(header) == MPEG1;
         int kbps = (mpeg1 ? MPEG1_KBPS : MPEG2_KBPS)[bitrateIndex(header)];
         int padding = (header >>> 9) & 1;
@@ -241,11 +247,11 @@ final class Mp3Remuxer implements StoredMedia {
     }
 
     /** 1152 for MPEG-1, 576 for MPEG-2 and 2.5. */
-    static int samplesPerFrame(int header) {
+    public static int samplesPerFrame(int header) {
         return version(header) == MPEG1 ? 1152 : 576;
     }
 
-    static int sampleRate(int header) {
+    public static int sampleRate(int header) {
         int rate = MPEG1_RATES[(header >>> 10) & 3];
         int version = version(header);
         return version == MPEG1 ? rate : version == MPEG2_5 ? rate / 4 : rate / 2;

@@ -1,10 +1,15 @@
-package io.rondo.content.media;
+package io.rondo.content.media.mpegts;
 
-import io.rondo.content.media.MpegTsDemuxer.Stream;
+import io.rondo.content.media.FfmpegCommands;
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
+import io.rondo.content.media.Ticks;
 import io.rondo.content.media.isobmff.FragmentedMp4Writer;
 import io.rondo.content.media.isobmff.SampleEntryBoxes;
 import io.rondo.content.media.isobmff.SampleTrack;
 import io.rondo.content.media.isobmff.TrackHeader;
+import io.rondo.content.media.mp3.Mp3Remuxer;
+import io.rondo.content.media.mpegts.MpegTsDemuxer.Stream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -56,7 +61,7 @@ import java.util.StringJoiner;
  * copies what can be copied, as for MP4 and Matroska. Subtitle, teletext and data streams (ID3,
  * SCTE-35) are dropped; so are the programs after the first.
  */
-final class MpegTsRemuxer {
+public final class MpegTsRemuxer {
 
     private static final int H264 = 0x1B;
     private static final int HEVC = 0x24;
@@ -95,7 +100,7 @@ final class MpegTsRemuxer {
      * Whether {@code head}, a file's first bytes, is a transport stream: 188-byte (or 192-byte)
      * packets, every one starting with the sync byte 0x47.
      */
-    static boolean sniff(ByteBuffer head) {
+    public static boolean sniff(ByteBuffer head) {
         return MpegTsDemuxer.packetBytes(head) > 0;
     }
 
@@ -107,7 +112,7 @@ final class MpegTsRemuxer {
      * @param scratch the folder for the file of rewritten samples (a disk's own temporary folder)
      * @throws MediaFormatException if the file is corrupt, or holds no frame that can be played
      */
-    static Preparation prepare(Path file, long roundNs, Path scratch) throws IOException {
+    public static Preparation prepare(Path file, long roundNs, Path scratch) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }
