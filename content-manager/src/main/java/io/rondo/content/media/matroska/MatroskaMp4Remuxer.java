@@ -5,7 +5,6 @@ import io.rondo.content.media.isobmff.FragmentedMp4Writer;
 import io.rondo.content.media.isobmff.SampleEntryBoxes;
 import io.rondo.content.media.isobmff.SampleTrack;
 import io.rondo.content.media.isobmff.TrackHeader;
-import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -7,7 +7,6 @@ import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.media.Ticks;
 import io.rondo.content.media.isobmff.FragmentedMp4Writer;
-import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;

@@ -11,7 +11,6 @@ import io.rondo.content.media.Ffmpeg;
 import io.rondo.content.media.Listings;
 import io.rondo.content.media.MediaFile;
 import io.rondo.content.media.MediaFormatException;
-import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -128,7 +128,7 @@ class MatroskaMp4RemuxerTest {
         List<Long> blockNs = new ArrayList<>();
         try (MediaFile in = MediaFile.open(source)) {
             MatroskaDemuxer demuxer = MatroskaDemuxer.open(in).orElseThrow();
-            MatroskaDemuxer.BlockCursor block = demuxer.blocks();
+            BlockCursor block = demuxer.blocks();
             while (block.next()) {
                 if (block.track() == 1) {
                     blockNs.add(demuxer.ns(block.timecode(), "test"));

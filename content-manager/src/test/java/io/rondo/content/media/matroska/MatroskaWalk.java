@@ -8,7 +8,6 @@ import io.rondo.content.media.Listings;
 import io.rondo.content.media.MediaFile;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
-import io.rondo.content.media.matroska.MatroskaDemuxer.BlockCursor;
 import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;

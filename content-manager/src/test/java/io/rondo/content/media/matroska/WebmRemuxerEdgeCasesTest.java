@@ -285,7 +285,7 @@ class WebmRemuxerEdgeCasesTest {
 
     private static long firstBlockLongerThan(Path file, long bytes) throws IOException {
         try (MediaFile in = MediaFile.open(file)) {
-            MatroskaDemuxer.BlockCursor block = MatroskaDemuxer.open(in).orElseThrow().blocks();
+            BlockCursor block = MatroskaDemuxer.open(in).orElseThrow().blocks();
             while (block.next()) {
                 if (block.elementEnd() - block.elementOffset() > bytes) {
                     return block.elementOffset();
