@@ -139,8 +139,8 @@ public final class FragmentedMp4Writer implements StoredMedia {
      *                     with {@link Mp4Remuxer#unstreamable} first)
      * @param sourceBrands the source's ftyp brands, kept in the stored ftyp where they still hold
      */
-    public static FragmentedMp4Writer plan(Path source, List<SampleTrack> tracks, List<String> sourceBrands, long roundNs)
-        throws IOException {
+    public static FragmentedMp4Writer plan(Path source, List<SampleTrack> tracks, List<String> sourceBrands,
+                                           long roundNs) throws IOException {
         if (roundNs <= 0) {
             throw new IllegalArgumentException("the round length must be positive, was " + roundNs + " ns");
         }

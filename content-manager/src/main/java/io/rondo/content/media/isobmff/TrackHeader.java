@@ -25,9 +25,9 @@ import java.nio.ByteBuffer;
  *                       track whose presentation starts late (an empty edit); 0 without an edit list
  * @param editEndNs      when the edit list ends the track's presentation, or -1 where it does not say
  */
-public record TrackHeader(long trackId, String handler, long timescale, byte[] sampleEntry, long entryOffset, int language,
-                   int flags, int alternateGroup, int volume, int[] matrix, long width, long height, long editShift,
-                   long editEndNs) {
+public record TrackHeader(long trackId, String handler, long timescale, byte[] sampleEntry, long entryOffset,
+                          int language, int flags, int alternateGroup, int volume, int[] matrix, long width, long height,
+                          long editShift, long editEndNs) {
 
     /** The handler of a video track. */
     public static final String VIDEO = "vide";

@@ -11,7 +11,6 @@ import io.rondo.content.media.matroska.MatroskaDemuxer.Track;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
@@ -66,11 +65,6 @@ public final class WebmRemuxer implements StoredMedia {
 
     /** The most bytes one round may span in the source: what {@link #writeFragment} holds at once. */
     static final int MAX_ROUND_SPAN_BYTES = 256 << 20;
-
-    private static final String MUXING_APP = "Rondo";
-    private static final int DOC_TYPE_VERSION = 4;
-    private static final int DOC_TYPE_READ_VERSION = 2;
-    private static final int TIMECODE_HEADER_BYTES = 2;
 
     private final MediaFile in;
     private final MatroskaDemuxer demuxer;
@@ -271,25 +265,13 @@ public final class WebmRemuxer implements StoredMedia {
     }
 
     private static byte[] init(MatroskaDemuxer demuxer, List<Track> kept, long durationNs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(EbmlWriter.element(Ebml.EBML, EbmlWriter.uint(Ebml.EBML_VERSION, 1),
-            EbmlWriter.uint(Ebml.EBML_READ_VERSION, 1), EbmlWriter.uint(Ebml.EBML_MAX_ID_LENGTH, 4),
-            EbmlWriter.uint(Ebml.EBML_MAX_SIZE_LENGTH, 8), EbmlWriter.string(Ebml.DOC_TYPE, "webm"),
-            EbmlWriter.uint(Ebml.DOC_TYPE_VERSION, DOC_TYPE_VERSION),
-            EbmlWriter.uint(Ebml.DOC_TYPE_READ_VERSION, DOC_TYPE_READ_VERSION)));
-        out.writeBytes(EbmlWriter.unknownSizeHeader(Ebml.SEGMENT));
-        String writingApp = demuxer.writingApp() != null ? demuxer.writingApp() : MUXING_APP;
-        out.writeBytes(EbmlWriter.element(Ebml.INFO, EbmlWriter.uint(Ebml.TIMECODE_SCALE, demuxer.timecodeScale()),
-            EbmlWriter.string(Ebml.MUXING_APP, MUXING_APP), EbmlWriter.string(Ebml.WRITING_APP, writingApp),
-            EbmlWriter.float64(Ebml.DURATION, (double) durationNs / demuxer.timecodeScale())));
         byte[][] entries = new byte[kept.size()][];
         for (int i = 0; i < entries.length; i++) {
             ByteBuffer entry = kept.get(i).entry();
             entries[i] = new byte[entry.remaining()];
             entry.get(entry.position(), entries[i]);
         }
-        out.writeBytes(EbmlWriter.element(Ebml.TRACKS, entries));
-        return out.toByteArray();
+        return WebmSegment.init(demuxer.timecodeScale(), demuxer.writingApp(), durationNs, entries);
     }
 
     @Override
@@ -305,12 +287,8 @@ public final class WebmRemuxer implements StoredMedia {
     @Override
     public void writeFragment(int i, WritableByteChannel out) throws IOException {
         long clusterTicks = rounds.clusterTicks[i];
-        int timecodeBytes = EbmlWriter.uintLength(clusterTicks);
-        long body = TIMECODE_HEADER_BYTES + timecodeBytes + rounds.blockBytes[i];
         clusterHeader.clear();
-        EbmlWriter.putHeader(clusterHeader, Ebml.CLUSTER, body);
-        EbmlWriter.putHeader(clusterHeader, Ebml.TIMECODE, timecodeBytes);
-        EbmlWriter.putUint(clusterHeader, clusterTicks, timecodeBytes);
+        WebmSegment.putClusterHeader(clusterHeader, clusterTicks, rounds.blockBytes[i]);
         clusterHeader.flip();
         int blocks = rounds.blocks[i] == 0 ? 0 : rewriteTimecodes(i, clusterTicks);
         if (!rounds.inOrder[i]) {
@@ -496,8 +474,7 @@ public final class WebmRemuxer implements StoredMedia {
 
         /** The bytes of round {@code r}'s Cluster: its header, its Timecode and its blocks. */
         long clusterBytes(int r) {
-            long body = TIMECODE_HEADER_BYTES + EbmlWriter.uintLength(clusterTicks[r]) + blockBytes[r];
-            return EbmlWriter.headerLength(Ebml.CLUSTER, body) + body;
+            return WebmSegment.clusterBytes(clusterTicks[r], blockBytes[r]);
         }
     }
 

@@ -8,6 +8,7 @@ import io.rondo.content.media.StoredMedia;
 import io.rondo.content.media.Ticks;
 import io.rondo.content.media.matroska.Ebml;
 import io.rondo.content.media.matroska.EbmlWriter;
+import io.rondo.content.media.matroska.WebmSegment;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
@@ -55,8 +56,6 @@ public final class OggWebmRemuxer implements StoredMedia {
     private static final int SEEK_PRE_ROLL = 0x56BB;
     private static final int AUDIO_TRACK = 2;
     private static final int BLOCK_HEADER_BYTES = 4;
-    private static final int TIMECODE_HEADER_BYTES = 2;
-    private static final String MUXING_APP = "Rondo";
 
     private final MediaFile in;
     private final int serial;
@@ -236,17 +235,7 @@ public final class OggWebmRemuxer implements StoredMedia {
     }
 
     private static byte[] init(Audio audio, long durationNs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(EbmlWriter.element(Ebml.EBML, EbmlWriter.uint(Ebml.EBML_VERSION, 1),
-            EbmlWriter.uint(Ebml.EBML_READ_VERSION, 1), EbmlWriter.uint(Ebml.EBML_MAX_ID_LENGTH, 4),
-            EbmlWriter.uint(Ebml.EBML_MAX_SIZE_LENGTH, 8), EbmlWriter.string(Ebml.DOC_TYPE, "webm"),
-            EbmlWriter.uint(Ebml.DOC_TYPE_VERSION, 4), EbmlWriter.uint(Ebml.DOC_TYPE_READ_VERSION, 2)));
-        out.writeBytes(EbmlWriter.unknownSizeHeader(Ebml.SEGMENT));
-        out.writeBytes(EbmlWriter.element(Ebml.INFO, EbmlWriter.uint(Ebml.TIMECODE_SCALE, NS_PER_MS),
-            EbmlWriter.string(Ebml.MUXING_APP, MUXING_APP), EbmlWriter.string(Ebml.WRITING_APP, MUXING_APP),
-            EbmlWriter.float64(Ebml.DURATION, (double) durationNs / NS_PER_MS)));
-        out.writeBytes(EbmlWriter.element(Ebml.TRACKS, audio.trackEntry()));
-        return out.toByteArray();
+        return WebmSegment.init(NS_PER_MS, null, durationNs, audio.trackEntry());
     }
 
     /** A TrackEntry of track 1, audio, with {@code codec} and its private data. */
@@ -278,10 +267,7 @@ public final class OggWebmRemuxer implements StoredMedia {
         }
         cluster.clear().limit(length);
         long clusterMs = rounds.clusterMs[i];
-        int timecodeBytes = EbmlWriter.uintLength(clusterMs);
-        EbmlWriter.putHeader(cluster, Ebml.CLUSTER, TIMECODE_HEADER_BYTES + timecodeBytes + rounds.blockBytes[i]);
-        EbmlWriter.putHeader(cluster, Ebml.TIMECODE, timecodeBytes);
-        EbmlWriter.putUint(cluster, clusterMs, timecodeBytes);
+        WebmSegment.putClusterHeader(cluster, clusterMs, rounds.blockBytes[i]);
         if (rounds.blocks[i] > 0) {
             OggDemuxer packets = new OggDemuxer(in, rounds.page[i], serial);
             int skip = rounds.index[i];
@@ -388,8 +374,7 @@ public final class OggWebmRemuxer implements StoredMedia {
         }
 
         long clusterBytes(int r) {
-            long body = TIMECODE_HEADER_BYTES + EbmlWriter.uintLength(clusterMs[r]) + blockBytes[r];
-            return EbmlWriter.headerLength(Ebml.CLUSTER, body) + body;
+            return WebmSegment.clusterBytes(clusterMs[r], blockBytes[r]);
         }
     }
 
