@@ -26,8 +26,8 @@ import java.nio.ByteBuffer;
  * @param editEndNs      when the edit list ends the track's presentation, or -1 where it does not say
  */
 public record TrackHeader(long trackId, String handler, long timescale, byte[] sampleEntry, long entryOffset,
-                          int language, int flags, int alternateGroup, int volume, int[] matrix, long width, long height,
-                          long editShift, long editEndNs) {
+                          int language, int flags, int alternateGroup, int volume, int[] matrix, long width,
+                          long height, long editShift, long editEndNs) {
 
     /** The handler of a video track. */
     public static final String VIDEO = "vide";
