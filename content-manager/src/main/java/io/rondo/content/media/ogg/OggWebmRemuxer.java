@@ -12,10 +12,8 @@ import io.rondo.content.media.matroska.WebmSegment;
 import io.rondo.content.model.ByteRange;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -50,11 +48,6 @@ import java.util.List;
 public final class OggWebmRemuxer implements StoredMedia {
 
     private static final long NS_PER_MS = 1_000_000L;
-    private static final long OPUS_RATE = 48_000;
-    private static final long OPUS_SEEK_PRE_ROLL_NS = 80_000_000L;
-    private static final int TRACK_UID = 0x73C5;
-    private static final int SEEK_PRE_ROLL = 0x56BB;
-    private static final int AUDIO_TRACK = 2;
     private static final int BLOCK_HEADER_BYTES = 4;
 
     private final MediaFile in;
@@ -103,7 +96,8 @@ public final class OggWebmRemuxer implements StoredMedia {
                 in.close();
                 return new Preparation.Discrete(otherCodec(first, file));
             }
-            OggWebmRemuxer remuxer = plan(in, packets, codec.vorbis ? new Vorbis(first) : new Opus(first), roundNs);
+            OggAudio audio = codec.vorbis ? new VorbisAudio(first) : new OpusAudio(first);
+            OggWebmRemuxer remuxer = plan(in, packets, audio, roundNs);
             if (remuxer == null) {
                 in.close();
                 return new Preparation.Discrete("the Ogg file multiplexes other streams (video?) with its "
@@ -146,37 +140,13 @@ public final class OggWebmRemuxer implements StoredMedia {
             + FfmpegCommands.convert(file, "-vn -c:a libopus", "webm");
     }
 
-    private static boolean startsWith(byte[] b, int length, String prefix) {
+    /** Whether {@code b} starts with the ISO 8859-1 bytes of {@code prefix}. */
+    static boolean startsWith(byte[] b, int length, String prefix) {
         byte[] p = prefix.getBytes(StandardCharsets.ISO_8859_1);
         return b.length >= p.length && Arrays.equals(b, 0, p.length, p, 0, p.length);
     }
 
-    /** A codec's headers and the duration of each of its packets, in samples. */
-    private interface Audio {
-        /** How many header packets the stream starts with, the first included. */
-        int headers();
-
-        /** Whether the first audio packet only primes the decoder, which plays it from the second on (Vorbis). */
-        boolean firstPacketPlaysNothing();
-
-        /** The most samples one packet holds. */
-        long longestPacket();
-
-        /** Takes header packet {@code n} (1 the second); returns whether it was one. */
-        boolean header(int n, byte[] packet, int length) throws MediaFormatException;
-
-        long durationSamples(byte[] packet, int length) throws MediaFormatException;
-
-        long rate();
-
-        int channels();
-
-        byte[] trackEntry();
-
-        String codecs();
-    }
-
-    private static OggWebmRemuxer plan(MediaFile in, OggDemuxer packets, Audio audio, long roundNs)
+    private static OggWebmRemuxer plan(MediaFile in, OggDemuxer packets, OggAudio audio, long roundNs)
         throws IOException {
         int headers = 1;
         boolean more = packets.next();
@@ -234,19 +204,8 @@ public final class OggWebmRemuxer implements StoredMedia {
         return new OggWebmRemuxer(in, packets.serial(), init, index, rounds);
     }
 
-    private static byte[] init(Audio audio, long durationNs) {
+    private static byte[] init(OggAudio audio, long durationNs) {
         return WebmSegment.init(NS_PER_MS, null, durationNs, audio.trackEntry());
-    }
-
-    /** A TrackEntry of track 1, audio, with {@code codec} and its private data. */
-    private static byte[] trackEntry(String codecId, byte[] codecPrivate, Audio audio, byte[]... more) {
-        List<byte[]> parts = new ArrayList<>(List.of(EbmlWriter.uint(Ebml.TRACK_NUMBER, 1),
-            EbmlWriter.uint(TRACK_UID, 1), EbmlWriter.uint(Ebml.TRACK_TYPE, AUDIO_TRACK),
-            EbmlWriter.string(Ebml.CODEC_ID, codecId), EbmlWriter.element(Ebml.CODEC_PRIVATE, codecPrivate)));
-        parts.addAll(List.of(more));
-        parts.add(EbmlWriter.element(Ebml.AUDIO, EbmlWriter.float64(Ebml.SAMPLING_FREQUENCY, audio.rate()),
-            EbmlWriter.uint(Ebml.CHANNELS, audio.channels())));
-        return EbmlWriter.element(Ebml.TRACK_ENTRY, parts.toArray(byte[][]::new));
     }
 
     @Override
@@ -375,303 +334,6 @@ public final class OggWebmRemuxer implements StoredMedia {
 
         long clusterBytes(int r) {
             return WebmSegment.clusterBytes(clusterMs[r], blockBytes[r]);
-        }
-    }
-
-    /** Vorbis I: the three headers, and packet durations from the modes' block sizes. */
-    private static final class Vorbis implements Audio {
-        private final byte[] identification;
-        private final int channels;
-        private final long rate;
-        private final int[] blockSizes = new int[2];
-        private byte[] comment;
-        private byte[] setup;
-        private boolean[] modeLong;
-        private int modeBits;
-        private int previousBlock;
-
-        Vorbis(byte[] identification) throws MediaFormatException {
-            this.identification = identification;
-            ByteBuffer id = ByteBuffer.wrap(identification).order(ByteOrder.LITTLE_ENDIAN);
-            channels = id.get(11) & 0xFF;
-            rate = id.getInt(12) & 0xFFFF_FFFFL;
-            blockSizes[0] = 1 << (id.get(28) & 0x0F);
-            blockSizes[1] = 1 << ((id.get(28) & 0xF0) >>> 4);
-            if (channels == 0 || rate == 0 || blockSizes[0] < 64 || blockSizes[1] < blockSizes[0]
-                || blockSizes[1] > 8192) {
-                throw MediaFormatException.corrupt("the Vorbis identification header gives " + channels + " channels, "
-                    + rate + " Hz and block sizes " + blockSizes[0] + " and " + blockSizes[1]);
-            }
-            previousBlock = blockSizes[0];
-        }
-
-        @Override
-        public boolean header(int n, byte[] packet, int length) throws MediaFormatException {
-            if (n == 1 && length >= 7 && packet[0] == 3) {
-                comment = vendorOnly(packet, length);
-                return true;
-            }
-            if (n == 2 && length >= 7 && packet[0] == 5) {
-                setup = Arrays.copyOf(packet, length);
-                modes();
-                return true;
-            }
-            if (n <= 2) {
-                throw MediaFormatException.corrupt("the Vorbis stream's header " + (n + 1) + " is missing");
-            }
-            return false;
-        }
-
-        /** The comment header with the vendor string and no comments. */
-        private static byte[] vendorOnly(byte[] packet, int length) throws MediaFormatException {
-            long vendor = length >= 11 ? ByteBuffer.wrap(packet, 7, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
-                & 0xFFFF_FFFFL : -1;
-            if (vendor < 0 || 11 + vendor > length) {
-                throw MediaFormatException.corrupt("the Vorbis comment header's vendor string runs past its end");
-            }
-            ByteBuffer out = ByteBuffer.allocate(11 + (int) vendor + 5).order(ByteOrder.LITTLE_ENDIAN);
-            out.put(packet, 0, 11 + (int) vendor);
-            out.putInt(0);
-            out.put((byte) 1);
-            return out.array();
-        }
-
-        /** The modes' block flags, read backwards from the framing bit at the end of the setup header. */
-        private void modes() throws MediaFormatException {
-            BackwardBits bits = new BackwardBits(setup);
-            int framing = -1;
-            while (bits.left() > 97) {
-                if (bits.bit() == 1) {
-                    framing = bits.position();
-                    break;
-                }
-            }
-            if (framing < 0) {
-                throw MediaFormatException.corrupt("the Vorbis setup header has no framing bit");
-            }
-            int modes = 0;
-            int count = 0;
-            while (bits.left() >= 97) {
-                if (bits.bits(8) > 63 || bits.bits(16) != 0 || bits.bits(16) != 0) {
-                    break;
-                }
-                bits.bits(1);
-                count++;
-                if (count > 64) {
-                    break;
-                }
-                if (bits.copy().bits(6) + 1 == count) {
-                    modes = count;
-                }
-            }
-            if (modes == 0) {
-                throw MediaFormatException.corrupt("the Vorbis setup header's modes cannot be found");
-            }
-            modeLong = new boolean[modes];
-            bits.seek(framing);
-            for (int i = modes - 1; i >= 0; i--) {
-                bits.bits(40);
-                modeLong[i] = bits.bit() == 1;
-            }
-            modeBits = 32 - Integer.numberOfLeadingZeros(modes - 1);
-        }
-
-        @Override
-        public long durationSamples(byte[] packet, int length) throws MediaFormatException {
-            if ((packet[0] & 1) != 0) {
-                throw MediaFormatException.corrupt("a Vorbis audio packet is marked as a header");
-            }
-            int mode = modeBits == 0 ? 0 : (packet[0] >>> 1) & ((1 << modeBits) - 1);
-            if (mode >= modeLong.length) {
-                throw MediaFormatException.corrupt("a Vorbis packet uses mode " + mode + " of " + modeLong.length);
-            }
-            int previous = previousBlock;
-            if (modeLong[mode]) {
-                boolean previousLong = length > 0 && (packet[0] & (1 << (modeBits + 1))) != 0;
-                previous = blockSizes[previousLong ? 1 : 0];
-            }
-            int current = blockSizes[modeLong[mode] ? 1 : 0];
-            previousBlock = current;
-            return (previous + current) / 4;
-        }
-
-        @Override
-        public long rate() {
-            return rate;
-        }
-
-        @Override
-        public int channels() {
-            return channels;
-        }
-
-        @Override
-        public int headers() {
-            return 3;
-        }
-
-        @Override
-        public boolean firstPacketPlaysNothing() {
-            return true;
-        }
-
-        @Override
-        public long longestPacket() {
-            return blockSizes[1] / 2;
-        }
-
-        @Override
-        public String codecs() {
-            return "vorbis";
-        }
-
-        @Override
-        public byte[] trackEntry() {
-            ByteArrayOutputStream p = new ByteArrayOutputStream();
-            p.write(2);
-            xiphLength(p, identification.length);
-            xiphLength(p, comment.length);
-            p.writeBytes(identification);
-            p.writeBytes(comment);
-            p.writeBytes(setup);
-            return OggWebmRemuxer.trackEntry("A_VORBIS", p.toByteArray(), this);
-        }
-
-        private static void xiphLength(ByteArrayOutputStream out, int length) {
-            int n = length;
-            while (n >= 255) {
-                out.write(255);
-                n -= 255;
-            }
-            out.write(n);
-        }
-    }
-
-    /** Opus (RFC 7845): the OpusHead, the OpusTags, and packet durations from their TOC byte. */
-    private static final class Opus implements Audio {
-        private static final int[] SILK_MS10 = {100, 200, 400, 600};
-        private final byte[] head;
-        private final int channels;
-        private final int preSkip;
-
-        Opus(byte[] head) throws MediaFormatException {
-            this.head = head;
-            ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
-            channels = h.get(9) & 0xFF;
-            preSkip = h.getShort(10) & 0xFFFF;
-            if (channels == 0 || (h.get(18) & 0xFF) != 0 && head.length < 21 + channels) {
-                throw MediaFormatException.corrupt("the OpusHead gives " + channels + " channels and mapping family "
-                    + (h.get(18) & 0xFF) + " in " + head.length + " bytes");
-            }
-        }
-
-        @Override
-        public boolean header(int n, byte[] packet, int length) throws MediaFormatException {
-            if (n == 1) {
-                if (length < 8 || !startsWith(Arrays.copyOf(packet, 8), 0, "OpusTags")) {
-                    throw MediaFormatException.corrupt("the Opus stream's second packet is no OpusTags");
-                }
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        public long durationSamples(byte[] packet, int length) throws MediaFormatException {
-            int toc = packet[0] & 0xFF;
-            int config = toc >>> 3;
-            long frameSamples;
-            if (config < 12) {
-                frameSamples = SILK_MS10[config & 3] * OPUS_RATE / 10_000;
-            } else if (config < 16) {
-                frameSamples = (config & 1) == 0 ? 480 : 960;
-            } else {
-                frameSamples = 120L << (config & 3);
-            }
-            int code = toc & 3;
-            int frames = code == 0 ? 1 : code < 3 ? 2 : length > 1 ? packet[1] & 0x3F : 0;
-            if (frames == 0) {
-                throw MediaFormatException.corrupt("an Opus packet of code 3 gives no frame count");
-            }
-            return frames * frameSamples;
-        }
-
-        @Override
-        public long rate() {
-            return OPUS_RATE;
-        }
-
-        @Override
-        public int channels() {
-            return channels;
-        }
-
-        @Override
-        public int headers() {
-            return 2;
-        }
-
-        @Override
-        public boolean firstPacketPlaysNothing() {
-            return false;
-        }
-
-        @Override
-        public long longestPacket() {
-            return OPUS_RATE * 120 / 1000;
-        }
-
-        @Override
-        public String codecs() {
-            return "opus";
-        }
-
-        @Override
-        public byte[] trackEntry() {
-            long codecDelayNs = preSkip * Ticks.NS_PER_SECOND / OPUS_RATE;
-            return OggWebmRemuxer.trackEntry("A_OPUS", head, this, EbmlWriter.uint(Ebml.CODEC_DELAY, codecDelayNs),
-                EbmlWriter.uint(SEEK_PRE_ROLL, OPUS_SEEK_PRE_ROLL_NS));
-        }
-    }
-
-    /** The bits of a Vorbis header from its last bit backwards: Vorbis packs bits from the low end of each byte. */
-    private static final class BackwardBits {
-        private final byte[] b;
-        private int position;
-
-        BackwardBits(byte[] b) {
-            this.b = b;
-        }
-
-        int left() {
-            return b.length * 8 - position;
-        }
-
-        int position() {
-            return position;
-        }
-
-        void seek(int to) {
-            position = to;
-        }
-
-        BackwardBits copy() {
-            BackwardBits c = new BackwardBits(b);
-            c.position = position;
-            return c;
-        }
-
-        int bit() {
-            int at = position++;
-            return (b[b.length - 1 - at / 8] >>> (7 - at % 8)) & 1;
-        }
-
-        int bits(int n) {
-            int v = 0;
-            for (int i = 0; i < n && left() > 0; i++) {
-                v = (v << 1) | bit();
-            }
-            return v;
         }
     }
 }
