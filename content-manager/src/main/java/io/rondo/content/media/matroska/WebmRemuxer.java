@@ -70,12 +70,12 @@ public final class WebmRemuxer implements StoredMedia {
     private final MatroskaDemuxer demuxer;
     private final byte[] init;
     private final MediaIndex index;
-    private final Rounds rounds;
+    private final WebmRounds rounds;
     private ByteBuffer span = ByteBuffer.allocate(0);
     private final ByteBuffer clusterHeader = ByteBuffer.allocate(32);
     private final KeptBlocks kept = new KeptBlocks();
 
-    private WebmRemuxer(MediaFile in, MatroskaDemuxer demuxer, byte[] init, MediaIndex index, Rounds rounds) {
+    private WebmRemuxer(MediaFile in, MatroskaDemuxer demuxer, byte[] init, MediaIndex index, WebmRounds rounds) {
         this.in = in;
         this.demuxer = demuxer;
         this.init = init;
@@ -135,7 +135,7 @@ public final class WebmRemuxer implements StoredMedia {
         long video = kept.stream().filter(Track::isVideo).mapToLong(Track::number).findFirst().orElse(-1);
         long scale = demuxer.timecodeScale();
         int[] openers = openers(demuxer, video, roundNs);
-        Rounds rounds = new Rounds();
+        WebmRounds rounds = new WebmRounds();
         long round = -1;
         long lastBlockEndNs = 0;
         int ordinal = 0;
@@ -374,160 +374,5 @@ public final class WebmRemuxer implements StoredMedia {
     @Override
     public void close() throws IOException {
         in.close();
-    }
-
-    /**
-     * The plan, per round, in primitive arrays: where its blocks lie in the source, the Cluster the
-     * first of them is in, how many blocks and bytes it keeps, and its keyframes.
-     */
-    private static final class Rounds {
-
-        private int count;
-        private long[] clusterTicks = new long[64];
-        private long[] spanStart = new long[64];
-        private long[] spanEnd = new long[64];
-        private long[] clusterOffset = new long[64];
-        private long[] clusterEnd = new long[64];
-        private long[] clusterTimecode = new long[64];
-        private long[] blockBytes = new long[64];
-        private int[] blocks = new int[64];
-        private long[] lastTicks = new long[64];
-        private boolean[] inOrder = new boolean[64];
-        private long[] keyframeNs = new long[64];
-        private boolean[] videoSeen = new boolean[64];
-        private boolean[] keyframeFirst = new boolean[64];
-
-        int count() {
-            return count;
-        }
-
-        /** Opens the next round, whose Cluster's Timecode is {@code ticks}; it holds no block yet. */
-        void add(long ticks) {
-            if (count == clusterTicks.length) {
-                int n = count * 2;
-                clusterTicks = Arrays.copyOf(clusterTicks, n);
-                spanStart = Arrays.copyOf(spanStart, n);
-                spanEnd = Arrays.copyOf(spanEnd, n);
-                clusterOffset = Arrays.copyOf(clusterOffset, n);
-                clusterEnd = Arrays.copyOf(clusterEnd, n);
-                clusterTimecode = Arrays.copyOf(clusterTimecode, n);
-                blockBytes = Arrays.copyOf(blockBytes, n);
-                blocks = Arrays.copyOf(blocks, n);
-                lastTicks = Arrays.copyOf(lastTicks, n);
-                inOrder = Arrays.copyOf(inOrder, n);
-                keyframeNs = Arrays.copyOf(keyframeNs, n);
-                videoSeen = Arrays.copyOf(videoSeen, n);
-                keyframeFirst = Arrays.copyOf(keyframeFirst, n);
-            }
-            clusterTicks[count] = ticks;
-            keyframeNs[count] = Fragment.NO_KEYFRAME;
-            inOrder[count] = true;
-            lastTicks[count] = Long.MIN_VALUE;
-            count++;
-        }
-
-        /** The current round's first block: where a walk of its span resumes. */
-        void startAt(BlockCursor block) {
-            int r = count - 1;
-            spanStart[r] = block.elementOffset();
-            clusterOffset[r] = block.clusterOffset();
-            clusterEnd[r] = block.clusterEnd();
-            clusterTimecode[r] = block.clusterTimecode();
-        }
-
-        long clusterTicks() {
-            return clusterTicks[count - 1];
-        }
-
-        void append(BlockCursor block) throws MediaFormatException {
-            int r = count - 1;
-            spanEnd[r] = block.elementEnd();
-            if (spanEnd[r] - spanStart[r] > MAX_ROUND_SPAN_BYTES) {
-                throw MediaFormatException.unsupported("round " + r + " spans more than " + MAX_ROUND_SPAN_BYTES
-                    + " bytes of the file, from byte " + spanStart[r] + " to " + block.describe());
-            }
-            blocks[r]++;
-            blockBytes[r] += block.elementEnd() - block.elementOffset();
-            inOrder[r] &= block.timecode() >= lastTicks[r];
-            lastTicks[r] = Math.max(lastTicks[r], block.timecode());
-        }
-
-        /** A block of the video track that decides keyframes. */
-        void video(boolean keyframe, long startNs) {
-            int r = count - 1;
-            if (!videoSeen[r]) {
-                videoSeen[r] = true;
-                keyframeFirst[r] = keyframe;
-            }
-            if (keyframe && keyframeNs[r] == Fragment.NO_KEYFRAME) {
-                keyframeNs[r] = startNs;
-            }
-        }
-
-        long keyframeNs(int r) {
-            return keyframeNs[r];
-        }
-
-        boolean keyframeFirst(int r) {
-            return keyframeFirst[r];
-        }
-
-        /** The bytes of round {@code r}'s Cluster: its header, its Timecode and its blocks. */
-        long clusterBytes(int r) {
-            return WebmSegment.clusterBytes(clusterTicks[r], blockBytes[r]);
-        }
-    }
-
-    /** The kept blocks of the round being written: where each lies in {@link #span} and its relative time. */
-    private static final class KeptBlocks {
-
-        private int size;
-        private int[] from = new int[256];
-        private int[] to = new int[256];
-        private int[] time = new int[256];
-
-        void clear() {
-            size = 0;
-        }
-
-        int size() {
-            return size;
-        }
-
-        void add(int blockFrom, int blockTo, int relative) {
-            if (size == from.length) {
-                from = Arrays.copyOf(from, size * 2);
-                to = Arrays.copyOf(to, size * 2);
-                time = Arrays.copyOf(time, size * 2);
-            }
-            from[size] = blockFrom;
-            to[size] = blockTo;
-            time[size] = relative;
-            size++;
-        }
-
-        int from(int i) {
-            return from[i];
-        }
-
-        int to(int i) {
-            return to[i];
-        }
-
-        int time(int i) {
-            return time[i];
-        }
-
-        void swap(int i, int j) {
-            int f = from[i];
-            int t = to[i];
-            int r = time[i];
-            from[i] = from[j];
-            to[i] = to[j];
-            time[i] = time[j];
-            from[j] = f;
-            to[j] = t;
-            time[j] = r;
-        }
     }
 }

@@ -51,7 +51,7 @@ final class MpegTsDemuxer {
     private static final int READ_BYTES = PACKET_BYTES * M2TS_PACKET_BYTES * 32;
     private static final int PAT_PID = 0;
     private static final int NULL_PID = 0x1FFF;
-    private static final int MAX_SECTION_BYTES = 1024 + 3;
+    static final int MAX_SECTION_BYTES = 1024 + 3;
     private static final long WRAP = 1L << 33;
 
     /**
@@ -92,8 +92,8 @@ final class MpegTsDemuxer {
     private final int packetBytes;
     private final int syncOffset;
     private final Listener listener;
-    private final Map<Integer, Pes> pes = new HashMap<>();
-    private final Map<Integer, Section> sections = new HashMap<>();
+    private final Map<Integer, PesPacket> pes = new HashMap<>();
+    private final Map<Integer, PsiSection> sections = new HashMap<>();
     private final int[] continuity = new int[NULL_PID + 1];
     private int pmtPid = -1;
     private boolean program;
@@ -181,7 +181,7 @@ final class MpegTsDemuxer {
                 pos += at;
             }
         }
-        for (Pes p : pes.values()) {
+        for (PesPacket p : pes.values()) {
             if (!stopped) {
                 deliver(p);
             }
@@ -200,7 +200,7 @@ final class MpegTsDemuxer {
     }
 
     private void markAllDamaged() {
-        for (Pes p : pes.values()) {
+        for (PesPacket p : pes.values()) {
             p.damaged = true;
         }
     }
@@ -216,7 +216,7 @@ final class MpegTsDemuxer {
         if (pid == NULL_PID) {
             return;
         }
-        Pes stream = pes.get(pid);
+        PesPacket stream = pes.get(pid);
         if (error) {
             if (stream != null) {
                 stream.damaged = true;
@@ -243,7 +243,7 @@ final class MpegTsDemuxer {
                 if (stream != null) {
                     stream.damaged = true;
                 }
-                Section section = sections.get(pid);
+                PsiSection section = sections.get(pid);
                 if (section != null) {
                     section.length = 0;
                 }
@@ -267,7 +267,7 @@ final class MpegTsDemuxer {
 
     /** Assembles the PSI section of PID {@code pid}; one whole, parses it. */
     private void section(int pid, boolean start, ByteBuffer data) throws IOException {
-        Section s = sections.computeIfAbsent(pid, p -> new Section());
+        PsiSection s = sections.computeIfAbsent(pid, p -> new PsiSection());
         if (start) {
             int pointer = data.get(0) & 0xFF;
             if (s.length > 0 && pointer > 0 && 1 + pointer <= data.remaining()) {
@@ -286,7 +286,7 @@ final class MpegTsDemuxer {
         complete(pid, s);
     }
 
-    private void complete(int pid, Section s) throws IOException {
+    private void complete(int pid, PsiSection s) throws IOException {
         if (s.length < 3) {
             return;
         }
@@ -343,7 +343,7 @@ final class MpegTsDemuxer {
             }
             Stream stream = new Stream(pid, type, registration, List.copyOf(tags));
             streams.add(stream);
-            pes.put(pid, new Pes(stream));
+            pes.put(pid, new PesPacket(stream));
         }
         if (!listener.program(List.copyOf(streams))) {
             stopped = true;
@@ -351,7 +351,7 @@ final class MpegTsDemuxer {
     }
 
     /** Hands the PES packet assembled for {@code p}, if whole and sound, to the listener. */
-    private void deliver(Pes p) throws IOException {
+    private void deliver(PesPacket p) throws IOException {
         int n = p.length;
         boolean sound = p.started && !p.damaged && n >= 9;
         p.length = 0;
@@ -415,46 +415,5 @@ final class MpegTsDemuxer {
             }
         }
         return crc;
-    }
-
-    /** A PSI section being assembled. */
-    private static final class Section {
-        private final byte[] bytes = new byte[MAX_SECTION_BYTES];
-        private int length;
-        private boolean started;
-
-        void append(ByteBuffer data) {
-            int n = Math.min(data.remaining(), bytes.length - length);
-            data.get(data.position(), bytes, length, n);
-            length += n;
-        }
-    }
-
-    /** A PES packet being assembled. */
-    private static final class Pes {
-        private final Stream stream;
-        private byte[] bytes = new byte[PACKET_BYTES * 8];
-        private int length;
-        private boolean started;
-        private boolean damaged;
-        private long startOffset;
-
-        Pes(Stream stream) {
-            this.stream = stream;
-        }
-
-        void append(ByteBuffer data, long offset) throws MediaFormatException {
-            int n = data.remaining();
-            if (length + n > MAX_PES_BYTES) {
-                throw MediaFormatException.unsupported("the PES packet of PID " + stream.pid() + " that starts at byte "
-                    + startOffset + " runs past byte " + offset + ", longer than the " + MAX_PES_BYTES
-                    + " bytes Rondo takes for one");
-            }
-            if (length + n > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + n));
-            }
-            data.get(data.position(), bytes, length, n);
-            length += n;
-        }
     }
 }
