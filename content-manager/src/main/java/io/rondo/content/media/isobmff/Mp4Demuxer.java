@@ -59,65 +59,6 @@ final class Mp4Demuxer {
     record Source(List<String> brands, List<SampleTrack> tracks, String note, List<String> subtitles) {
     }
 
-    /** A trak of the moov while the file is read. */
-    /** A track's sample defaults for its fragments (trex): description index, duration, size, flags. */
-    private record TrackExtends(long description, long duration, long size, long flags) {
-        /** A track with no trex: the first sample description, and every default zero. */
-        static final TrackExtends NONE = new TrackExtends(1, 0, 0, 0);
-    }
-
-    /** One edit (elst): how long it lasts in the movie's timescale, and where in the media it starts (-1: empty). */
-    private record Edit(long segmentDuration, long mediaTime) {
-    }
-
-    /** One stsc entry: from this chunk on, this many samples per chunk, of this sample description. */
-    private record ChunkRun(long firstChunk, long samplesPerChunk, long descriptionIndex) {
-        static ChunkRun read(FieldCursor stsc) throws MediaFormatException {
-            return new ChunkRun(stsc.u32(), stsc.u32(), stsc.u32());
-        }
-    }
-
-    private static final class Trak {
-        private final String where;
-        private long id;
-        private String handler = "";
-        private long timescale;
-        private byte[] entry;
-        private long entryOffset = -1;
-        private int language = TrackHeader.UNDETERMINED;
-        private int flags = 3;
-        private int alternateGroup;
-        private int volume;
-        private int[] matrix = TrackHeader.IDENTITY;
-        private long width;
-        private long height;
-        private final List<Edit> edits = new ArrayList<>();
-        private final Map<String, FieldCursor> tables = new HashMap<>();
-        private SampleTrack samples;
-        private long nextDecodeTime;
-        private TrackExtends trex = TrackExtends.NONE;
-
-        Trak(String where) {
-            this.where = where;
-        }
-
-        boolean playable() {
-            return handler.equals(TrackHeader.VIDEO) || handler.equals(TrackHeader.AUDIO);
-        }
-    }
-
-    /** The track-fragment state while a traf's truns are read. */
-    private static final class Traf {
-        private Trak trak;
-        private long base;
-        private long description;
-        private long defaultDuration;
-        private long defaultSize;
-        private long defaultFlags;
-        private long decodeTime = -1;
-        private long nextData;
-    }
-
     private final MediaFile in;
     private final long size;
     private final List<Trak> traks = new ArrayList<>();
@@ -222,8 +163,8 @@ final class Mp4Demuxer {
         for (Trak t : traks) {
             t.trex = trex.getOrDefault(t.id, TrackExtends.NONE);
             if (t.playable()) {
-                t.samples = new SampleTrack(header(t), sampleCount(t));
-                readSampleTables(t);
+                t.samples = new SampleTrack(header(t), SampleTables.sampleCount(t));
+                SampleTables.read(t, size, notes);
             }
         }
     }
@@ -367,190 +308,6 @@ final class Mp4Demuxer {
             t.alternateGroup, t.volume, t.matrix, t.width, t.height, shift, endNs);
     }
 
-    /** The sample count of stsz or stz2, as room to reserve (the tables are checked when read). */
-    private static int sampleCount(Trak t) throws MediaFormatException {
-        FieldCursor sizes = t.tables.containsKey("stsz") ? t.tables.get("stsz") : t.tables.get("stz2");
-        if (sizes == null) {
-            return 0;
-        }
-        FieldCursor c = sizes.copy();
-        c.skip(8);
-        return (int) Math.min(c.u32(), 1 << 24);
-    }
-
-    /** Expands a trak's sample tables into its samples (none for a fragmented file's empty tables). */
-    private void readSampleTables(Trak t) throws MediaFormatException {
-        FieldCursor stsz = t.tables.get("stsz");
-        FieldCursor stz2 = t.tables.get("stz2");
-        if (stsz == null && stz2 == null) {
-            return;
-        }
-        SampleSizes sizes = new SampleSizes(table(t, stsz != null ? "stsz" : "stz2", true), stsz == null);
-        long n = sizes.count;
-        if (n == 0) {
-            return;
-        }
-        String track = "track " + t.id;
-        FieldCursor stts = table(t, "stts", true);
-        FieldCursor stsc = table(t, "stsc", true);
-        boolean wide = !t.tables.containsKey("stco");
-        FieldCursor chunks = table(t, wide ? "co64" : "stco", true);
-        long chunkCount = chunks.u32();
-        long stscCount = stsc.u32();
-        long sttsCount = stts.u32();
-        FieldCursor ctts = table(t, "ctts", false);
-        boolean signedOffsets = ctts != null && ctts.copy().u8() == 1;
-        long cttsLeft = 0;
-        if (ctts != null) {
-            ctts.skip(4);
-            cttsLeft = ctts.u32();
-        }
-        FieldCursor stss = table(t, "stss", false);
-        long syncLeft = 0;
-        long nextSync = -1;
-        if (stss != null) {
-            syncLeft = stss.u32();
-            nextSync = syncLeft-- > 0 ? stss.u32() : Long.MAX_VALUE;
-        }
-
-        long sample = 0;
-        long decodeTime = 0;
-        long sttsRun = 0;
-        long delta = 0;
-        long cttsRun = 0;
-        int compositionOffset = 0;
-        ChunkRun stscEntry = stscCount > 0 ? ChunkRun.read(stsc) : null;
-        long stscLeft = stscCount - (stscCount > 0 ? 1 : 0);
-        ChunkRun nextEntry = stscLeft > 0 ? ChunkRun.read(stsc) : null;
-        if (stscEntry == null || stscEntry.firstChunk() != 1) {
-            throw MediaFormatException.corrupt(stsc.what() + " does not start at chunk 1");
-        }
-        for (long chunk = 1; chunk <= chunkCount && sample < n; chunk++) {
-            while (nextEntry != null && chunk >= nextEntry.firstChunk()) {
-                if (nextEntry.firstChunk() <= stscEntry.firstChunk()) {
-                    throw MediaFormatException.corrupt(stsc.what() + " lists chunk " + nextEntry.firstChunk()
-                        + " after chunk " + stscEntry.firstChunk());
-                }
-                stscEntry = nextEntry;
-                stscLeft--;
-                nextEntry = stscLeft > 0 ? ChunkRun.read(stsc) : null;
-            }
-            if (stscEntry.descriptionIndex() != 1) {
-                notes.add(track + " switches to sample description " + stscEntry.descriptionIndex()
-                    + " of its stsd, and Rondo stores a track under one; make it streamable with: "
-                    + "ffmpeg -i IN -c:v libx264 -c:a aac OUT.mp4");
-            }
-            long offset = wide ? chunks.u64() : chunks.u32();
-            for (long j = 0; j < stscEntry.samplesPerChunk() && sample < n; j++) {
-                int size = sizes.next();
-                while (sttsRun == 0) {
-                    if (sttsCount == 0) {
-                        throw MediaFormatException.corrupt(stts.what() + " gives times to " + sample + " of the "
-                            + n + " samples of " + track);
-                    }
-                    sttsRun = stts.u32();
-                    delta = stts.u32();
-                    sttsCount--;
-                }
-                while (cttsRun == 0 && cttsLeft > 0) {
-                    cttsRun = ctts.u32();
-                    compositionOffset = signedOffsets ? ctts.s32() : (int) ctts.u32();
-                    cttsLeft--;
-                }
-                if (cttsRun == 0) {
-                    compositionOffset = 0;
-                }
-                boolean sync = stss == null || sample + 1 == nextSync;
-                if (sync && stss != null) {
-                    nextSync = syncLeft > 0 ? stss.u32() : Long.MAX_VALUE;
-                    syncLeft--;
-                }
-                checkInFile(offset, size, sample, track);
-                t.samples.add(offset, size, decodeTime, delta, compositionOffset, sync);
-                offset += size;
-                decodeTime = add(decodeTime, delta, t.where);
-                sttsRun--;
-                if (cttsRun > 0) {
-                    cttsRun--;
-                }
-                sample++;
-            }
-        }
-        if (sample < n) {
-            throw MediaFormatException.corrupt("the chunks (stco/co64 and stsc) of " + t.where + " hold " + sample
-                + " of its " + n + " samples");
-        }
-        t.nextDecodeTime = decodeTime;
-    }
-
-    /** A sample table past its version and flags, or null for an optional one the trak lacks. */
-    private static FieldCursor table(Trak t, String type, boolean required) throws MediaFormatException {
-        FieldCursor c = t.tables.get(type);
-        if (c == null) {
-            if (required) {
-                throw MediaFormatException.corrupt(t.where + " has samples but no " + type);
-            }
-            return null;
-        }
-        c = c.copy();
-        if (!type.equals("ctts")) {
-            c.skip(4);
-        }
-        return c;
-    }
-
-    /** The sample sizes of an stsz (one size for all, or one each) or an stz2 (4, 8 or 16 bits each). */
-    private static final class SampleSizes {
-        private final FieldCursor table;
-        private final long count;
-        private final long constant;
-        private final int fieldBits;
-        private int pendingNibble = -1;
-
-        SampleSizes(FieldCursor table, boolean compact) throws MediaFormatException {
-            this.table = table;
-            if (compact) {
-                table.skip(3);
-                fieldBits = table.u8();
-                constant = 0;
-                if (fieldBits != 4 && fieldBits != 8 && fieldBits != 16) {
-                    throw MediaFormatException.corrupt(table.what() + " has fields of " + fieldBits + " bits");
-                }
-            } else {
-                constant = table.u32();
-                fieldBits = 32;
-            }
-            count = table.u32();
-        }
-
-        int next() throws MediaFormatException {
-            long size;
-            if (constant > 0) {
-                size = constant;
-            } else {
-                switch (fieldBits) {
-                    case 4 -> {
-                        if (pendingNibble >= 0) {
-                            size = pendingNibble;
-                            pendingNibble = -1;
-                        } else {
-                            int b = table.u8();
-                            size = b >> 4;
-                            pendingNibble = b & 0x0F;
-                        }
-                    }
-                    case 8 -> size = table.u8();
-                    case 16 -> size = table.u16();
-                    default -> size = table.u32();
-                }
-            }
-            if (size > Integer.MAX_VALUE) {
-                throw MediaFormatException.corrupt(table.what() + " claims a sample of " + size + " bytes");
-            }
-            return (int) size;
-        }
-    }
-
     private void readMoof(Box moof) throws IOException {
         long[] previousDataEnd = {moof.offset()};
         IsoBoxes.boxes(IsoBoxes.read(in, moof, MAX_BOX_BYTES), moof.dataOffset(), moof.describe(), (box, d) -> {
@@ -656,7 +413,7 @@ final class Mp4Demuxer {
                 throw MediaFormatException.corrupt(trun.describe() + " claims a sample of " + size + " bytes");
             }
             if (keep) {
-                checkInFile(data, size, t.samples.count(), track);
+                checkInFile(this.size, data, size, t.samples.count(), track);
                 t.samples.add(data, (int) size, f.decodeTime, duration, compositionOffset,
                     (sampleFlags & NON_SYNC_SAMPLE) == 0);
             }
@@ -667,14 +424,17 @@ final class Mp4Demuxer {
         return data;
     }
 
-    private void checkInFile(long offset, long length, long sample, String track) throws MediaFormatException {
+    /** Fails where sample {@code sample} of {@code track} lies past the end of a file of {@code size} bytes. */
+    static void checkInFile(long size, long offset, long length, long sample, String track)
+        throws MediaFormatException {
         if (offset < 0 || offset > size - length) {
             throw MediaFormatException.truncated("sample " + (sample + 1) + " of " + track + " (" + length
                 + " bytes at byte " + offset + ") lies past the end of the file at " + size);
         }
     }
 
-    private static long add(long a, long b, String where) throws MediaFormatException {
+    /** {@code a + b}, failing on overflow with a message naming {@code where}. */
+    static long add(long a, long b, String where) throws MediaFormatException {
         try {
             return Math.addExact(a, b);
         } catch (ArithmeticException e) {
