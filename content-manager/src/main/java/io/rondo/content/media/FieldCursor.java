@@ -33,24 +33,29 @@ public final class FieldCursor {
         return base + buf.position();
     }
 
+    /** How many bytes are left. */
     public int remaining() {
         return buf.remaining();
     }
 
+    /** What the fields are, for messages: the box or element and where it is. */
     public String what() {
         return what;
     }
 
+    /** An unsigned 8-bit field. */
     public int u8() throws MediaFormatException {
         need(1);
         return buf.get() & 0xFF;
     }
 
+    /** An unsigned 16-bit field, big-endian. */
     public int u16() throws MediaFormatException {
         need(2);
         return buf.getShort() & 0xFFFF;
     }
 
+    /** An unsigned 32-bit field, big-endian. */
     public long u32() throws MediaFormatException {
         need(4);
         return buf.getInt() & 0xFFFF_FFFFL;
@@ -79,6 +84,7 @@ public final class FieldCursor {
         return v;
     }
 
+    /** Skips {@code n} bytes, failing where fewer are left. */
     public void skip(long n) throws MediaFormatException {
         need(n);
         buf.position(buf.position() + (int) n);

@@ -33,6 +33,7 @@ public final class MediaFile implements Closeable {
         window.limit(0);
     }
 
+    /** Opens {@code file} for reading. */
     public static MediaFile open(Path file) throws IOException {
         return new MediaFile(FileChannel.open(file, StandardOpenOption.READ));
     }

@@ -3,6 +3,7 @@ package io.rondo.content.media;
 /** Times counted in ticks of a timescale (ticks a second), converted without overflow or drift. */
 public final class Ticks {
 
+    /** Nanoseconds in a second. */
     public static final long NS_PER_SECOND = 1_000_000_000L;
 
     private Ticks() {

@@ -39,10 +39,12 @@ public final class SampleTrack {
         sync = new boolean[capacity];
     }
 
+    /** A track with no samples yet. */
     public SampleTrack(TrackHeader header) {
         this(header, FIRST_CAPACITY);
     }
 
+    /** What the init segment says about the track. */
     public TrackHeader header() {
         return header;
     }
@@ -94,6 +96,7 @@ public final class SampleTrack {
         return sizes[i];
     }
 
+    /** When sample {@code i} is decoded, in the track's timescale. */
     public long decodeTime(int i) {
         return decodeTimes[i];
     }
@@ -103,10 +106,12 @@ public final class SampleTrack {
         return (i + 1 < count ? decodeTimes[i + 1] : decodeEnd) - decodeTimes[i];
     }
 
+    /** Sample {@code i}'s presentation time minus its decode time. */
     public int compositionOffset(int i) {
         return compositionOffsets[i];
     }
 
+    /** Whether a decoder can start at sample {@code i}. */
     public boolean sync(int i) {
         return sync[i];
     }

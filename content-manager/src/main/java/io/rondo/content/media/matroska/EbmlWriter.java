@@ -37,16 +37,19 @@ public final class EbmlWriter {
         return out.array();
     }
 
+    /** An unsigned integer element, in as few bytes as {@code value} needs. */
     public static byte[] uint(int id, long value) {
         ByteBuffer data = ByteBuffer.allocate(uintLength(value));
         putUint(data, value, data.capacity());
         return element(id, data.array());
     }
 
+    /** A float element of 8 bytes. */
     public static byte[] float64(int id, double value) {
         return element(id, ByteBuffer.allocate(8).putDouble(value).array());
     }
 
+    /** A string element, UTF-8. */
     public static byte[] string(int id, String value) {
         return element(id, value.getBytes(StandardCharsets.UTF_8));
     }
@@ -56,6 +59,7 @@ public final class EbmlWriter {
         return idLength(id) + sizeLength(size);
     }
 
+    /** Puts an element's ID and the shortest size VINT for {@code size}. */
     public static void putHeader(ByteBuffer out, int id, long size) {
         putId(out, id);
         int length = sizeLength(size);
@@ -74,6 +78,7 @@ public final class EbmlWriter {
         return n;
     }
 
+    /** Puts {@code value} as an unsigned integer of {@code length} bytes, big-endian. */
     public static void putUint(ByteBuffer out, long value, int length) {
         for (int i = length - 1; i >= 0; i--) {
             out.put((byte) (value >>> (8 * i)));

@@ -251,6 +251,7 @@ public final class Mp3Remuxer implements StoredMedia {
         return version(header) == MPEG1 ? 1152 : 576;
     }
 
+    /** The sampling rate of a frame with this header, in Hz. */
     public static int sampleRate(int header) {
         int rate = MPEG1_RATES[(header >>> 10) & 3];
         int version = version(header);
