@@ -2,14 +2,11 @@ package io.rondo.benchmarks.rig;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Rondo's library for a run: the file set (and the clip, if streams play) ingested with {@code
@@ -41,13 +38,11 @@ public final class Library {
         if (Files.isRegularFile(done) && Files.readString(done, StandardCharsets.UTF_8).equals(identity)) {
             return data;
         }
-        if (Files.exists(data)) {
-            deleteTree(data);
-        }
+        Folders.deleteTree(data);
         Files.createDirectories(data);
         progress.printf("bench: ingesting %d files into %s (rondo ingest)%n", files.size(), data);
         progress.flush();
-        RondoProcess.ingest(data, files, work.resolve("rondo-ingest.log"));
+        RondoCheckout.ingest(data, files, work.resolve("rondo-ingest.log"));
         Files.writeString(done, identity, StandardCharsets.UTF_8);
         return data;
     }
@@ -56,19 +51,5 @@ public final class Library {
         String name = file.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return dot > 0 ? name.substring(0, dot) : name;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.rondo.benchmarks.rig;
 
+import org.agrona.concurrent.NanoClock;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -102,9 +104,10 @@ public final class Nginx implements AutoCloseable {
      * @param root the folder served at {@code /}
      * @param variant how nginx reads
      * @param prefix a folder of its own for the configuration, logs and temporary files
+     * @param clock the clock its start is timed on
      * @throws IOException if nginx is missing, or does not start (its error log is in the message)
      */
-    public static Nginx start(Path root, Variant variant, Path prefix) throws IOException {
+    public static Nginx start(Path root, Variant variant, Path prefix, NanoClock clock) throws IOException {
         if (!available()) {
             throw new IOException("nginx is not installed at " + binary() + " (apt-get install nginx-light)");
         }
@@ -119,9 +122,9 @@ public final class Nginx implements AutoCloseable {
             .redirectErrorStream(true).redirectOutput(prefix.resolve("stdout.log").toFile()).start();
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         Nginx nginx = new Nginx(variant, process, address, prefix);
-        long giveUpNs = System.nanoTime() + START_LIMIT.toNanos();
+        long giveUpNs = clock.nanoTime() + START_LIMIT.toNanos();
         while (!accepts(address)) {
-            if (!process.isAlive() || System.nanoTime() - giveUpNs > 0) {
+            if (!process.isAlive() || clock.nanoTime() - giveUpNs > 0) {
                 nginx.close();
                 throw new IOException("nginx (" + variant.label() + ") did not start: " + tail(log)
                     + tail(prefix.resolve("stdout.log")));

@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.rig;
 
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,7 @@ class NginxTest {
         FileSet set = FileSet.make(folder.resolve("files"), 3, 20_000, 5_000, 7);
         HttpClient client = HttpClient.newHttpClient();
         for (Nginx.Variant variant : Nginx.Variant.values()) {
-            Nginx nginx = Nginx.start(set.folder(), variant, folder.resolve(variant.label()));
+            Nginx nginx = Nginx.start(set.folder(), variant, folder.resolve(variant.label()), SystemClocks.nanoClock());
             try (nginx) {
                 assertEquals("127.0.0.1", nginx.address().getHostString());
                 for (int i = 0; i < set.count(); i++) {

@@ -2,7 +2,9 @@ package io.rondo.benchmarks.load.greedy;
 
 import io.rondo.benchmarks.load.http.HttpConnection;
 import io.rondo.benchmarks.load.paced.DelayLog;
+import io.rondo.scheduler.time.SystemClocks;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * reader: on a machine of two cores, greedy downloads in the measuring JVM would delay the paced
  * readers' own wake-ups and blame the server for it. One {@link GreedyReader} a path, each on a
  * connection of its own, until the time given; then it writes what they saw to a file the preset
- * reads. Both processes read {@link System#nanoTime()}, the same monotonic clock on Linux.
+ * reads. Both processes read the machine's monotonic clock ({@code SystemClocks.nanoClock()}), the
+ * same one on Linux.
  */
 public final class GreedyLoad {
 
@@ -38,7 +41,8 @@ public final class GreedyLoad {
         }
         String host = args[0];
         int port = Integer.parseInt(args[1]);
-        long startNs = System.nanoTime();
+        NanoClock clock = SystemClocks.nanoClock();
+        long startNs = clock.nanoTime();
         long endNs = startNs + Long.parseLong(args[2]);
         Path results = Path.of(args[3]);
         DelayLog log = new DelayLog();
@@ -47,7 +51,7 @@ public final class GreedyLoad {
         List<Thread> threads = new ArrayList<>();
         for (int i = 4; i < args.length; i++) {
             HttpConnection connection = new HttpConnection(host, port);
-            GreedyReader reader = new GreedyReader(connection, List.of(args[i]), System::nanoTime, endNs, log);
+            GreedyReader reader = new GreedyReader(connection, List.of(args[i]), clock::nanoTime, endNs, log);
             connections.add(connection);
             readers.add(reader);
             Thread thread = new Thread(reader, "figure14-greedy-" + (i - 4));
@@ -55,11 +59,11 @@ public final class GreedyLoad {
             thread.start();
             threads.add(thread);
         }
-        long leftNs = endNs - System.nanoTime();
+        long leftNs = endNs - clock.nanoTime();
         if (leftNs > 0) {
             TimeUnit.NANOSECONDS.sleep(leftNs);
         }
-        long stopNs = System.nanoTime();
+        long stopNs = clock.nanoTime();
         readers.forEach(GreedyReader::stop);
         for (Thread t : threads) {
             t.join();

@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.NanoClock;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -63,17 +64,20 @@ public final class HttpLoad {
 
     private final EventLoopGroup group;
     private final List<String> paths;
+    private final NanoClock clock;
 
     /**
      * @param group the event loops the load runs on (one driver per loop)
      * @param paths the request targets, e.g. {@code /f000.bin}, one chosen at random per request
+     * @param clock the clock arrivals are paced and latencies measured on
      */
-    public HttpLoad(EventLoopGroup group, List<String> paths) {
+    public HttpLoad(EventLoopGroup group, List<String> paths, NanoClock clock) {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("an HTTP load needs at least one path");
         }
         this.group = group;
         this.paths = List.copyOf(paths);
+        this.clock = clock;
     }
 
     /** What one step of load asks for. */
@@ -107,7 +111,7 @@ public final class HttpLoad {
             loops.add((EventLoop) executor);
         }
         int drivers = Math.min(loops.size(), step.connections());
-        long startNs = System.nanoTime();
+        long startNs = clock.nanoTime();
         List<CompletableFuture<Driver>> done = new ArrayList<>();
         for (int i = 0; i < drivers; i++) {
             int connections = step.connections() / drivers + (i < step.connections() % drivers ? 1 : 0);
@@ -203,7 +207,7 @@ public final class HttpLoad {
         }
 
         private void tick() {
-            long nowNs = System.nanoTime();
+            long nowNs = clock.nanoTime();
             if (open) {
                 while (nextArrivalNs - nowNs <= 0 && nextArrivalNs - endNs < 0) {
                     dispatch(new Request(randomPath(), nextArrivalNs));
@@ -289,7 +293,7 @@ public final class HttpLoad {
 
         /** A connection is free: it takes the next waiting request, or the next of a closed loop, or idles. */
         private void ready(Connection connection) {
-            long nowNs = System.nanoTime();
+            long nowNs = clock.nanoTime();
             if (!open) {
                 if (nowNs - endNs < 0) {
                     connection.send(new Request(randomPath(), nowNs));
@@ -371,7 +375,7 @@ public final class HttpLoad {
                     if (message instanceof LastHttpContent) {
                         Request answered = current;
                         current = null;
-                        long nowNs = System.nanoTime();
+                        long nowNs = clock.nanoTime();
                         if (!failed && measured(nowNs)) {
                             answeredInWindow++;
                         }

@@ -22,6 +22,14 @@ public final class DelayLog {
     private long failures;
     private String firstFailure;
 
+    /** Records each paced read's jitter (completion minus due time) and its thread's wake-up delay here. */
+    public PacedReader.ReadListener pacedReads() {
+        return (dueNs, wokeNs, doneNs) -> {
+            record(doneNs - dueNs, 0);
+            wokeLate(wokeNs - dueNs);
+        };
+    }
+
     /** One request that took {@code delayNs} (negative counts as 0) and read {@code bytesRead}. */
     public synchronized void record(long delayNs, long bytesRead) {
         delays.recordValue(Math.max(0, delayNs));

@@ -1,6 +1,7 @@
 package io.rondo.benchmarks.load.paced;
 
 import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -40,6 +41,18 @@ public final class PacedReader {
          * {@code wokeNs - dueNs} is the reader's own wake-up delay, the part of the jitter no server causes.
          */
         void read(long dueNs, long wokeNs, long doneNs);
+    }
+
+    /** Parks the reader's thread until each due time on {@code nanoClock}; an interrupt ends the wait. */
+    public static Sleeper parkingOn(LongSupplier nanoClock) {
+        return dueNs -> {
+            for (long leftNs = dueNs - nanoClock.getAsLong(); leftNs > 0; leftNs = dueNs - nanoClock.getAsLong()) {
+                LockSupport.parkNanos(leftNs);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+        };
     }
 
     private final BlockSource source;

@@ -7,6 +7,7 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.rondo.benchmarks.load.stream.LoadResults.Outcome;
 import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.ClientProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -126,7 +127,7 @@ public final class StreamLoad implements Callable<Integer> {
         LoadSettings settings = settings();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        LoadRun run = new LoadRun(settings, System::nanoTime, quiet ? null : System.err);
+        LoadRun run = new LoadRun(settings, SystemClocks.nanoClock()::nanoTime, quiet ? null : System.err);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             run.stop();

@@ -5,10 +5,12 @@ import io.rondo.benchmarks.preset.accuracy.AdmissionAccuracy.Settings;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.admission.ThroughputModel;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -88,7 +90,8 @@ public final class AdmissionAccuracyPreset implements Callable<Integer> {
         stdout.printf(Locale.ROOT, "papers/000 Table 1 on %s, rounds of %d ms, reserve %.2f: %d rounds x %d seed(s) "
                 + "per N%n", DiskProfile.PAPER_DISK, settings.roundNs() / 1_000_000, settings.reserve(),
             settings.rounds(), settings.runSeeds().size());
-        long startNs = System.nanoTime();
+        NanoClock clock = SystemClocks.nanoClock();
+        long startNs = clock.nanoTime();
         List<RowResult> results = new ArrayList<>();
         if (noProgress) {
             results.addAll(AdmissionAccuracy.measure(settings, row -> { }));
@@ -103,7 +106,7 @@ public final class AdmissionAccuracyPreset implements Callable<Integer> {
                 }));
             }
         }
-        double seconds = (System.nanoTime() - startNs) / 1e9;
+        double seconds = (clock.nanoTime() - startNs) / 1e9;
         stdout.print(Table1Report.table(results));
         Files.createDirectories(out);
         String description = describe(settings, seconds);

@@ -8,18 +8,16 @@ import io.rondo.benchmarks.load.http.ClosedLoop;
 import io.rondo.benchmarks.load.http.HttpLoad;
 import io.rondo.benchmarks.load.http.LoadStep;
 import io.rondo.benchmarks.load.stream.DurationOption;
-import io.rondo.benchmarks.load.stream.LoadResults;
-import io.rondo.benchmarks.load.stream.LoadRun;
-import io.rondo.benchmarks.load.stream.LoadSettings;
-import io.rondo.benchmarks.load.stream.LoadSummary;
 import io.rondo.benchmarks.rig.Clip;
 import io.rondo.benchmarks.rig.FileSet;
+import io.rondo.benchmarks.rig.Folders;
 import io.rondo.benchmarks.rig.Library;
 import io.rondo.benchmarks.rig.Nginx;
-import io.rondo.benchmarks.rig.RondoProcess;
+import io.rondo.benchmarks.rig.RondoCheckout;
 import io.rondo.benchmarks.rig.RunningServer;
-import io.rondo.client.StreamUrl;
-import io.rondo.client.protocol.ClientProfile;
+import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.launch.ServeProcess;
+import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,16 +31,11 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 /**
  * The discrete workload, Rondo beside nginx in one run: a seeded file set (sizes ~ Normal(50 kB,
@@ -76,8 +69,6 @@ public final class DiscretePreset implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
-
-    private Path pathsFile;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results/discrete-vs-nginx",
         description = "Where the JSON, charts and summary go (default: ${DEFAULT-VALUE}).")
@@ -169,10 +160,10 @@ public final class DiscretePreset implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Settings settings = settings();
+        DiscreteSettings settings = settings();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = spec.commandLine().getErr();
-        DiscreteReport report = run(settings, progress);
+        DiscreteReport report = run(settings, progress, SystemClocks.nanoClock());
         Files.createDirectories(outDir);
         report.write(outDir);
         out.print(report.summary());
@@ -182,33 +173,11 @@ public final class DiscretePreset implements Callable<Integer> {
         return 0;
     }
 
-    /** What the run does, the defaults and --quick resolved. */
-    record Settings(int files, long meanBytes, long sdBytes, long seed, long warmupNs, long measureNs, int repeats,
-                    int iterations, int streams, long streamBitrate, List<Nginx.Variant> variants, int clientThreads,
-                    long timeoutNs,
-                    double[] sweep, long serverWarmupNs, List<String> rondoJavaOptions) {
-
-        /** The concurrency each variant is measured at: as the team's first measurements were. */
-        static int connections(Nginx.Variant variant) {
-            return variant == Nginx.Variant.SENDFILE ? 32 : 8;
-        }
-
-        /** How long the clip must be for the streams to play through the streamed phase. */
-        int clipSeconds() {
-            long jmhRunNs = TimeUnit.SECONDS.toNanos(2) + warmupNs + iterations * measureNs;
-            long phaseNs = streamRampNs() + repeats * jmhRunNs + TimeUnit.SECONDS.toNanos(30);
-            return (int) Math.max(20, TimeUnit.NANOSECONDS.toSeconds(phaseNs) + 1);
-        }
-
-        long streamRampNs() {
-            return TimeUnit.SECONDS.toNanos(streams >= 50 ? 10 : 3);
-        }
-    }
-
-    private Settings settings() {
+    private DiscreteSettings settings() {
         try {
             List<Nginx.Variant> chosen = variants.stream().map(Nginx.Variant::parse).distinct().toList();
-            Settings settings = new Settings(files != null ? files : quick ? 60 : 300, meanBytes, sdBytes, seed,
+            DiscreteSettings settings = new DiscreteSettings(files != null ? files : quick ? 60 : 300, meanBytes,
+                sdBytes, seed,
                 DurationOption.parseNs(warmup != null ? warmup : quick ? "1s" : "3s", "--warmup"),
                 DurationOption.parseNs(measure != null ? measure : quick ? "2s" : "10s", "--measure"),
                 repeats != null ? repeats : quick ? 1 : 2, iterations != null ? iterations : quick ? 1 : 3,
@@ -233,8 +202,10 @@ public final class DiscretePreset implements Callable<Integer> {
      * Runs the whole comparison.
      *
      * @param progress where a line per step goes
+     * @param clock the clock the servers' starts, the load and the streams are timed on
      */
-    DiscreteReport run(Settings settings, PrintWriter progress) throws IOException, InterruptedException {
+    DiscreteReport run(DiscreteSettings settings, PrintWriter progress, NanoClock clock)
+        throws IOException, InterruptedException {
         if (!Nginx.available()) {
             throw new IOException("nginx is not installed at " + Nginx.binary() + " (apt-get install nginx-light)");
         }
@@ -246,7 +217,7 @@ public final class DiscretePreset implements Callable<Integer> {
             settings.meanBytes(), settings.sdBytes(), settings.seed())), settings.files(), settings.meanBytes(),
             settings.sdBytes(), settings.seed());
         List<String> paths = set.names().stream().map(name -> "/" + name).toList();
-        pathsFile = ClosedLoop.writePaths(paths,
+        Path pathsFile = ClosedLoop.writePaths(paths,
             set.folder().resolveSibling(set.folder().getFileName() + "-paths.txt"));
         DiscreteReport report = new DiscreteReport(settings, set);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(settings.clientThreads(),
@@ -255,24 +226,25 @@ public final class DiscretePreset implements Callable<Integer> {
         try {
             InetSocketAddress rondoAddress;
             String clipUrl = null;
-            RondoProcess rondo = null;
+            ServeProcess rondo = null;
             InetSocketAddress baselineAddress = null;
             if (rondoUrl == null) {
                 Path clip = settings.streams() > 0
                     ? Clip.make(work.resolve("clips"), settings.streamBitrate(), settings.clipSeconds()) : null;
                 Path data = Library.prepare(work, set, clip, progress);
                 if (baselineJar != null) {
-                    Path copy = copyTree(data, work.resolve("rondo-baseline-data"));
+                    Path copy = Folders.copyTree(data, work.resolve("rondo-baseline-data"));
                     progress.println("bench: starting rondo serve of " + baselineJar + " (rondo-baseline)");
                     progress.flush();
-                    RondoProcess baseline = RondoProcess.serve(baselineJar.toAbsolutePath(), copy, false,
-                        settings.rondoJavaOptions(), work.resolve("rondo-baseline-serve.log"));
+                    ServeProcess baseline = RondoCheckout.serve(baselineJar.toAbsolutePath(), copy, false,
+                        settings.rondoJavaOptions(), work.resolve("rondo-baseline-serve.log"), clock);
                     servers.add(baseline);
                     baselineAddress = new InetSocketAddress(baseline.host(), baseline.httpPort());
                 }
                 progress.println("bench: starting rondo serve");
                 progress.flush();
-                rondo = RondoProcess.serve(data, false, settings.rondoJavaOptions(), work.resolve("rondo-serve.log"));
+                rondo = RondoCheckout.serve(data, false, settings.rondoJavaOptions(), work.resolve("rondo-serve.log"),
+                    clock);
                 servers.add(rondo);
                 rondoAddress = new InetSocketAddress(rondo.host(), rondo.httpPort());
                 if (clip != null) {
@@ -285,25 +257,26 @@ public final class DiscretePreset implements Callable<Integer> {
                     progress.println("bench: no --stream-url, so no streamed phase");
                 }
             }
-            HttpLoad load = new HttpLoad(group, paths);
+            DiscreteSteps steps = new DiscreteSteps(settings, new HttpLoad(group, paths, clock), work, pathsFile,
+                progress, clock);
             List<Nginx> nginxes = new ArrayList<>();
             for (Nginx.Variant variant : settings.variants()) {
-                Nginx nginx = Nginx.start(set.folder(), variant, work.resolve(variant.label()));
+                Nginx nginx = Nginx.start(set.folder(), variant, work.resolve(variant.label()), clock);
                 servers.add(nginx);
                 nginxes.add(nginx);
             }
-            warmUp(settings, load, rondoAddress, "rondo", progress);
+            steps.warmUp(rondoAddress, "rondo");
             if (baselineAddress != null) {
-                warmUp(settings, load, baselineAddress, BASELINE, progress);
+                steps.warmUp(baselineAddress, BASELINE);
             }
             for (Nginx nginx : nginxes) {
-                warmUp(settings, load, nginx.address(), nginx.variant().label(), progress);
+                steps.warmUp(nginx.address(), nginx.variant().label());
             }
             for (Nginx nginx : nginxes) {
-                compare(settings, load, rondoAddress, baselineAddress, nginx, report, progress);
+                compare(settings, steps, rondoAddress, baselineAddress, nginx, report);
             }
             if (settings.streams() > 0 && clipUrl != null) {
-                withStreams(settings, load, rondoAddress, clipUrl, report, progress);
+                steps.withStreams(rondoAddress, clipUrl, report);
             }
             if (rondo != null) {
                 report.serverLog(rondo.printed());
@@ -322,158 +295,40 @@ public final class DiscretePreset implements Callable<Integer> {
     }
 
     /**
-     * Loads a server, unmeasured, until its JIT (Rondo's) or its caches (both) have settled, so that
-     * the first measured step is not a cold start's.
+     * Rondo (and the baseline) beside one nginx variant: the closed-loop runs, alternating, then the
+     * open sweep at fractions of nginx's best.
      */
-    private static void warmUp(Settings settings, HttpLoad load, InetSocketAddress server, String label,
-                               PrintWriter progress) throws InterruptedException, IOException {
-        progress.printf(Locale.ROOT, "bench: warming %s up for %.0f s%n", label, settings.serverWarmupNs() / 1e9);
-        progress.flush();
-        HttpLoad.Step step = new HttpLoad.Step(server, 0, 32, 0, settings.serverWarmupNs(), settings.timeoutNs(),
-            settings.seed());
-        try {
-            load.closed(step).get();
-        } catch (ExecutionException e) {
-            throw new IOException("warming " + label + " up failed: " + e.getCause(), e.getCause());
-        }
-    }
-
-    /**
-     * Copies a data folder whole, so that a second server can open its own catalog. The copy is made
-     * afresh each run.
-     */
-    private static Path copyTree(Path from, Path to) throws IOException {
-        if (Files.exists(to)) {
-            try (Stream<Path> old = Files.walk(to)) {
-                for (Path path : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
-        }
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path path : paths.toList()) {
-                Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(path, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-        return to;
-    }
-
-    private void compare(Settings settings, HttpLoad load, InetSocketAddress rondo, InetSocketAddress baseline,
-                         Nginx nginx, DiscreteReport report, PrintWriter progress)
+    private static void compare(DiscreteSettings settings, DiscreteSteps steps, InetSocketAddress rondo,
+                                InetSocketAddress baseline, Nginx nginx, DiscreteReport report)
         throws InterruptedException, IOException {
         Nginx.Variant variant = nginx.variant();
-        int connections = Settings.connections(variant);
+        int connections = DiscreteSettings.connections(variant);
         String rondoLabel = "rondo";
         String nginxLabel = variant.label();
         double nginxBest = 0;
         for (int repeat = 0; repeat < settings.repeats(); repeat++) {
-            ClosedLoop r = jmh(settings, rondo, rondoLabel, connections, progress);
+            ClosedLoop r = steps.jmh(rondo, rondoLabel, connections);
             report.closed(variant, rondoLabel, r);
             if (baseline != null) {
-                report.closed(variant, BASELINE, jmh(settings, baseline, BASELINE, connections, progress));
+                report.closed(variant, BASELINE, steps.jmh(baseline, BASELINE, connections));
             }
-            ClosedLoop n = jmh(settings, nginx.address(), nginxLabel, connections, progress);
+            ClosedLoop n = steps.jmh(nginx.address(), nginxLabel, connections);
             report.closed(variant, nginxLabel, n);
             nginxBest = Math.max(nginxBest, n.perSecond());
         }
         for (double fraction : settings.sweep()) {
             double rate = Math.max(1, fraction * nginxBest);
-            LoadStep r = step(load, settings, rondo, rate, connections, 100);
+            LoadStep r = steps.step(rondo, rate, connections, 100);
             report.open(variant, rondoLabel, fraction, r);
-            log(progress, variant, rondoLabel, r);
+            steps.log(variant, rondoLabel, r);
             if (baseline != null) {
-                LoadStep b = step(load, settings, baseline, rate, connections, 100);
+                LoadStep b = steps.step(baseline, rate, connections, 100);
                 report.open(variant, BASELINE, fraction, b);
-                log(progress, variant, BASELINE, b);
+                steps.log(variant, BASELINE, b);
             }
-            LoadStep n = step(load, settings, nginx.address(), rate, connections, 100);
+            LoadStep n = steps.step(nginx.address(), rate, connections, 100);
             report.open(variant, nginxLabel, fraction, n);
-            log(progress, variant, nginxLabel, n);
+            steps.log(variant, nginxLabel, n);
         }
-    }
-
-    private void withStreams(Settings settings, HttpLoad load, InetSocketAddress http, String url,
-                             DiscreteReport report, PrintWriter progress) throws InterruptedException, IOException {
-        long rampNs = settings.streamRampNs();
-        long playNs = TimeUnit.SECONDS.toNanos(settings.clipSeconds()) - TimeUnit.SECONDS.toNanos(5);
-        StreamUrl target;
-        try {
-            target = StreamUrl.parse(url);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("--stream-url: " + e.getMessage(), e);
-        }
-        LoadSettings streamSettings = new LoadSettings(target.host(), target.port(), target.objectName(),
-            settings.streams(), rampNs, playNs,
-            new ClientProfile(4L << 20, 16L << 20), false, 1);
-        LoadRun streamRun = new LoadRun(streamSettings, System::nanoTime, null);
-        AtomicReference<LoadResults> streamed = new AtomicReference<>();
-        AtomicReference<Exception> failed = new AtomicReference<>();
-        Thread players = new Thread(() -> {
-            try {
-                streamed.set(streamRun.run());
-            } catch (InterruptedException | RuntimeException e) {
-                failed.set(e);
-            }
-        }, "rondo-bench-streams");
-        players.setDaemon(true);
-        progress.printf(Locale.ROOT, "bench: opening %d streams of %s over %.0f s%n", settings.streams(), url,
-            rampNs / 1e9);
-        progress.flush();
-        players.start();
-        TimeUnit.NANOSECONDS.sleep(rampNs + TimeUnit.SECONDS.toNanos(2));
-        int connections = Settings.connections(Nginx.Variant.SENDFILE);
-        for (int repeat = 0; repeat < settings.repeats(); repeat++) {
-            report.withStreams(jmh(settings, http, "rondo+" + settings.streams() + " streams", connections, progress));
-        }
-        streamRun.stop();
-        players.join(TimeUnit.SECONDS.toMillis(30));
-        if (failed.get() != null) {
-            throw new IOException("the stream clients failed: " + failed.get().getMessage(), failed.get());
-        }
-        LoadResults results = streamed.get();
-        if (results == null) {
-            throw new IOException("the stream clients did not stop within 30 s");
-        }
-        report.streams(LoadSummary.of(streamSettings, results));
-    }
-
-    /** The closed-loop saturation throughput of {@code server}, measured by JMH in a JVM of its own. */
-    private ClosedLoop jmh(Settings settings, InetSocketAddress server, String label, int connections,
-                           PrintWriter progress) throws IOException {
-        Path log = workDir.toAbsolutePath().resolve("jmh-" + label.replaceAll("[^A-Za-z0-9+-]", "_") + ".log");
-        ClosedLoop result = ClosedLoop.measure("http://" + server.getHostString() + ":" + server.getPort() + "/",
-            pathsFile, connections, settings.warmupNs(), settings.measureNs(), settings.iterations(), log);
-        progress.printf(Locale.ROOT, "bench: %-24s closed c%-3d (JMH)  %8.0f req/s +- %.0f  iterations %s%n", label,
-            connections, result.perSecond(), result.error(), result.iterations().stream()
-                .map(value -> String.format(Locale.ROOT, "%.0f", value)).toList());
-        progress.flush();
-        return result;
-    }
-
-    private static LoadStep step(HttpLoad load, Settings settings, InetSocketAddress server, double rate,
-                                 int connections, int salt) throws InterruptedException, IOException {
-        HttpLoad.Step step = new HttpLoad.Step(server, rate, connections, settings.warmupNs(), settings.measureNs(),
-            settings.timeoutNs(), settings.seed() + salt);
-        try {
-            return (rate > 0 ? load.open(step) : load.closed(step)).get();
-        } catch (ExecutionException e) {
-            throw new IOException("a load step failed: " + e.getCause(), e.getCause());
-        }
-    }
-
-    private static void log(PrintWriter progress, Nginx.Variant variant, String server, LoadStep step) {
-        progress.printf(Locale.ROOT, "bench: %-15s %-22s %-16s %8.0f req/s  p50 %7.2f ms  p99 %8.2f ms  max %8.1f ms"
-                + "%s%n", variant.label().substring("nginx-".length()), server,
-            Double.isNaN(step.offeredPerSecond()) ? "closed c" + step.connections()
-                : String.format(Locale.ROOT, "open %.0f/s", step.offeredPerSecond()),
-            step.achievedPerSecond(), step.latencyMs(50), step.latencyMs(99), step.maxMs(),
-            step.errors() + step.timeouts() > 0
-                ? "  errors " + step.errors() + ", timeouts " + step.timeouts() : "");
-        progress.flush();
     }
 }

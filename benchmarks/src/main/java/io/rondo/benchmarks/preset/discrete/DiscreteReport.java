@@ -50,7 +50,7 @@ final class DiscreteReport {
     record OpenStep(double fraction, LoadStep step) {
     }
 
-    private final DiscretePreset.Settings settings;
+    private final DiscreteSettings settings;
     private final FileSet files;
     private final Map<Nginx.Variant, Map<String, List<ClosedLoop>>> closed = new EnumMap<>(Nginx.Variant.class);
     private final Map<Nginx.Variant, Map<String, List<OpenStep>>> open = new EnumMap<>(Nginx.Variant.class);
@@ -58,7 +58,7 @@ final class DiscreteReport {
     private LoadSummary streams;
     private String serverLog = "";
 
-    DiscreteReport(DiscretePreset.Settings settings, FileSet files) {
+    DiscreteReport(DiscreteSettings settings, FileSet files) {
         this.settings = settings;
         this.files = files;
     }
@@ -134,7 +134,7 @@ final class DiscreteReport {
             throughputMet &= rondo / nginx >= TARGET_THROUGHPUT;
             p99Met &= rondoP99 / nginxP99 <= TARGET_P99;
             line(out, "| %s | %d | %,.0f | %,.0f | %.2fx | %.2f / %.2f ms | %.2fx |", variant.label(),
-                DiscretePreset.Settings.connections(variant), rondo, nginx, rondo / nginx, rondoP99, nginxP99,
+                DiscreteSettings.connections(variant), rondo, nginx, rondo / nginx, rondoP99, nginxP99,
                 rondoP99 / nginxP99);
         }
         for (Nginx.Variant variant : closed.keySet()) {
@@ -144,7 +144,7 @@ final class DiscreteReport {
                 double baselineP99 = p99At(variant, DiscretePreset.BASELINE, fraction);
                 double nginxP99 = p99At(variant, variant.label(), fraction);
                 line(out, "| %s, Rondo baseline | %d | %,.0f | %,.0f | %.2fx | %.2f / %.2f ms | %.2fx |",
-                    variant.label(), DiscretePreset.Settings.connections(variant), baseline, nginx, baseline / nginx,
+                    variant.label(), DiscreteSettings.connections(variant), baseline, nginx, baseline / nginx,
                     baselineP99, nginxP99, baselineP99 / nginxP99);
             }
         }
@@ -209,7 +209,7 @@ final class DiscreteReport {
         Map<String, Object> variants = new LinkedHashMap<>();
         for (Nginx.Variant variant : closed.keySet()) {
             Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("connections", DiscretePreset.Settings.connections(variant));
+            entry.put("connections", DiscreteSettings.connections(variant));
             Map<String, Object> closedJson = new LinkedHashMap<>();
             closed.get(variant).forEach((server, steps) -> closedJson.put(server,
                 steps.stream().map(ClosedLoop::json).toList()));

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -100,7 +101,7 @@ class HttpLoadTest {
 
     @Test
     void anOpenLoadOffersItsRateAndCountsWhatCameBack() throws Exception {
-        HttpLoad load = new HttpLoad(group, List.of("/a", "/b"));
+        HttpLoad load = new HttpLoad(group, List.of("/a", "/b"), SystemClocks.nanoClock());
         LoadStep step = load.open(new HttpLoad.Step(address(), 400, 8, 200 * MS, 1000 * MS, 2000 * MS, 1)).get();
         // Poisson arrivals at 400/s over one second: 400 +- 20 (sd), so 300..500 holds all but never.
         assertTrue(step.ok() >= 300 && step.ok() <= 500, "answered " + step.ok());
@@ -117,7 +118,7 @@ class HttpLoadTest {
     @Test
     void aStallIsChargedToEveryRequestThatArrivedDuringIt() throws Exception {
         stallMs = 400;
-        HttpLoad load = new HttpLoad(group, List.of("/stall"));
+        HttpLoad load = new HttpLoad(group, List.of("/stall"), SystemClocks.nanoClock());
         stallOnce.set(true);
         // One connection: every request that arrives while the stalled one is in flight waits for it.
         LoadStep open = load.open(new HttpLoad.Step(address(), 200, 1, 0, 1000 * MS, 3000 * MS, 2)).get();
@@ -137,13 +138,13 @@ class HttpLoadTest {
 
     @Test
     void errorsAndTimeoutsAreCountedApart() throws Exception {
-        HttpLoad missing = new HttpLoad(group, List.of("/missing"));
+        HttpLoad missing = new HttpLoad(group, List.of("/missing"), SystemClocks.nanoClock());
         LoadStep errors = missing.open(new HttpLoad.Step(address(), 100, 4, 0, 500 * MS, 1000 * MS, 4)).get();
         assertTrue(errors.errors() > 20, "errors " + errors.errors());
         assertEquals(0, errors.ok());
         assertTrue(!errors.keptUp());
 
-        HttpLoad never = new HttpLoad(group, List.of("/never"));
+        HttpLoad never = new HttpLoad(group, List.of("/never"), SystemClocks.nanoClock());
         LoadStep timeouts = never.open(new HttpLoad.Step(address(), 50, 2, 0, 400 * MS, 300 * MS, 5)).get();
         assertTrue(timeouts.timeouts() > 5, "timeouts " + timeouts.timeouts());
         assertEquals(0, timeouts.ok());
@@ -151,7 +152,7 @@ class HttpLoadTest {
 
     @Test
     void aClosedLoopKeepsEachConnectionBusy() throws Exception {
-        HttpLoad load = new HttpLoad(group, List.of("/a"));
+        HttpLoad load = new HttpLoad(group, List.of("/a"), SystemClocks.nanoClock());
         // A second's warm-up: the server's first answers in a fresh JVM take hundreds of milliseconds.
         LoadStep step = load.closed(new HttpLoad.Step(address(), 0, 4, 1000 * MS, 500 * MS, 2000 * MS, 6)).get();
         assertTrue(step.ok() > 50, "answered " + step.ok() + ", p50 " + step.latencyMs(50) + " ms, max "

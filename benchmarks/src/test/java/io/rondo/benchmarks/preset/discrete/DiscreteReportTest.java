@@ -27,8 +27,8 @@ class DiscreteReportTest {
 
     private static final long TEN_S = TimeUnit.SECONDS.toNanos(10);
 
-    private static DiscretePreset.Settings settings() {
-        return new DiscretePreset.Settings(300, 50_000, 25_000, 1, TimeUnit.SECONDS.toNanos(3), TEN_S, 2, 3, 0,
+    private static DiscreteSettings settings() {
+        return new DiscreteSettings(300, 50_000, 25_000, 1, TimeUnit.SECONDS.toNanos(3), TEN_S, 2, 3, 0,
             2_000_000, List.of(Nginx.Variant.SENDFILE, Nginx.Variant.DIRECTIO), 2, TimeUnit.SECONDS.toNanos(5),
             DiscretePreset.SWEEP, TEN_S, List.of());
     }

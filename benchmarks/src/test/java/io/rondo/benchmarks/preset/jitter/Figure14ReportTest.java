@@ -71,7 +71,7 @@ class Figure14ReportTest {
     void quickIsASmallRunOnTheSamePathAndOptionsOverrideIt() {
         JitterPreset preset = new JitterPreset();
         new CommandLine(preset).parseArgs("--quick", "--streams", "3");
-        JitterPreset.Settings quick = preset.settings();
+        JitterSettings quick = preset.settings();
         assertEquals(3, quick.streams());
         assertEquals(8, quick.greedy());
         assertEquals(5, quick.durationSeconds());

@@ -7,6 +7,7 @@ import io.rondo.benchmarks.load.paced.PacedReader;
 import io.rondo.benchmarks.load.paced.RangeSource;
 import io.rondo.benchmarks.rig.FileSet;
 import io.rondo.benchmarks.rig.Nginx;
+import io.rondo.scheduler.time.SystemClocks;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,7 +40,8 @@ class NginxPacedReadTest {
     void pacedRangeReadsAndGreedyDownloadsReadEveryByteFromNginx() throws Exception {
         FileSet files = FileSet.make(dir.resolve("www"), 2, 40_000, 0, 7);
         for (Nginx.Variant variant : Nginx.Variant.values()) {
-            try (Nginx nginx = Nginx.start(files.folder(), variant, dir.resolve(variant.label()));
+            try (Nginx nginx = Nginx.start(files.folder(), variant, dir.resolve(variant.label()),
+                SystemClocks.nanoClock());
                  HttpConnection paced = new HttpConnection(nginx.address().getHostString(), nginx.address().getPort());
                  HttpConnection greedy = new HttpConnection(nginx.address().getHostString(),
                      nginx.address().getPort())) {
@@ -47,8 +49,8 @@ class NginxPacedReadTest {
                 RangeSource source = new RangeSource(paced, "/" + files.names().get(0), files.sizes()[0], 10_000,
                     1_000_000, 0);
                 DelayLog log = new DelayLog();
-                PacedReader reader = new PacedReader(source, System::nanoTime, JitterPreset::sleepUntil,
-                    JitterPreset.recordInto(log));
+                PacedReader reader = new PacedReader(source, System::nanoTime, PacedReader.parkingOn(System::nanoTime),
+                    log.pacedReads());
                 long startNs = System.nanoTime();
                 long reads = reader.run(startNs, startNs + 100_000_000);
                 // Ten are due; a read that ends past the next one's due time forgives it (rwrt), as a cold
@@ -76,7 +78,8 @@ class NginxPacedReadTest {
     @Test
     void aMissingFileIsAFailedRequestNotAJitter() throws Exception {
         FileSet files = FileSet.make(dir.resolve("www"), 1, 4_096, 0, 7);
-        try (Nginx nginx = Nginx.start(files.folder(), Nginx.Variant.SENDFILE, dir.resolve("nginx"));
+        try (Nginx nginx = Nginx.start(files.folder(), Nginx.Variant.SENDFILE, dir.resolve("nginx"),
+            SystemClocks.nanoClock());
              HttpConnection connection = new HttpConnection(nginx.address().getHostString(),
                  nginx.address().getPort())) {
             DelayLog log = new DelayLog();
