@@ -131,6 +131,17 @@ public final class ServeProcess implements AutoCloseable {
         return read(output);
     }
 
+    /**
+     * Stops it as Ctrl-C does (SIGTERM), without forcing it: what it prints as it stops is in
+     * {@link #printed()} once this returns true.
+     *
+     * @return true if it exited within {@code limit}
+     */
+    public boolean stop(Duration limit) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Stops it as Ctrl-C does (SIGTERM), and forcibly if it has not stopped within 20 s. */
     @Override
     public void close() {
