@@ -8,6 +8,7 @@ import io.rondo.client.protocol.Data;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.launch.ServeProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,7 +60,7 @@ class DashboardBrowserTest {
     static Path temp;
 
     private ChromeDriver browser;
-    private RondoServeProcess rondo;
+    private ServeProcess rondo;
 
     @BeforeAll
     void startServerAndBrowser() throws Exception {
@@ -73,7 +74,7 @@ class DashboardBrowserTest {
         try (Library library = Library.open(RondoConfig.defaults(), data, SystemClocks.utc())) {
             library.ingest().ingest(new IngestRequest(clip, CLIP, null, 0), c -> { });
         }
-        rondo = RondoServeProcess.start(data, temp.resolve("serve.txt"));
+        rondo = RondoServe.start(data, temp.resolve("serve.txt"));
     }
 
     @AfterAll

@@ -5,6 +5,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.launch.RondoJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,7 +116,7 @@ class IngestDiskFullTest {
 
     /** Runs {@code rondo ingest} in a JVM of its own, as a person would. */
     private Run ingest(Path config, Path data, Path file, String name) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(RondoServeProcess.rondo(List.of("-Xmx256m")));
+        List<String> command = new ArrayList<>(RondoJvm.thisClassPath(List.of("-Xmx256m")).command(List.of()));
         command.addAll(List.of("ingest", "--quiet", "--config", config.toString(), "--data", data.toString(), "--as",
             name, file.toString()));
         Path out = temp.resolve("ingest.out");

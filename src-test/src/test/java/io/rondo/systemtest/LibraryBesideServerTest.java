@@ -3,6 +3,7 @@ package io.rondo.systemtest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rondo.server.cli.RondoCommand;
+import io.rondo.server.launch.ServeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +60,7 @@ class LibraryBesideServerTest {
         Files.writeString(temp.resolve("holiday").resolve("notes.txt"), "sunny");
         Files.writeString(temp.resolve("holiday").resolve(".hidden"), "not for the library");
 
-        try (RondoServeProcess server = RondoServeProcess.start(data, temp.resolve("serve.txt"))) {
+        try (ServeProcess server = RondoServe.start(data, temp.resolve("serve.txt"))) {
             assertTrue(Files.exists(data.resolve("rondo/admin.url")), "serve says where its admin API is");
 
             assertEquals(0, rondo("ingest", "--data", data.toString(), temp.resolve("holiday") + "/"),

@@ -10,6 +10,7 @@ import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
+import io.rondo.server.launch.ServeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +68,7 @@ class OverloadTest {
         long seconds = Long.getLong("rondo.overload.seconds", 10);
         Path data = temp.resolve("data");
         long fragments = ingest(data);
-        try (RondoServeProcess rondo = RondoServeProcess.start(data, temp.resolve("serve.txt"),
+        try (ServeProcess rondo = RondoServe.start(data, temp.resolve("serve.txt"),
                  List.of("-Xmx" + HEAP, "-XX:MaxDirectMemorySize=" + HEAP));
              MetricsWatch metrics = new MetricsWatch(rondo.adminUrl(), rondo.adminToken())) {
             StreamViewers viewers = new StreamViewers(rondo.streamPort(), STREAM, RondoUnderTest.PROFILE, fragments);
@@ -157,7 +158,7 @@ class OverloadTest {
     }
 
     /** The streams admitted on all disks together, as the admin API's disks resource says. */
-    private static int admittedStreams(RondoServeProcess rondo) throws IOException {
+    private static int admittedStreams(ServeProcess rondo) throws IOException {
         HttpURLConnection http = (HttpURLConnection) URI.create(rondo.adminUrl() + "/api/v1/disks").toURL()
             .openConnection();
         http.setRequestProperty("Authorization", "Bearer " + rondo.adminToken());

@@ -2,6 +2,7 @@ package io.rondo.systemtest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.server.launch.ServeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +30,7 @@ class PolicyRestartTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private HttpResponse<String> policy(RondoServeProcess rondo, String method, String ifMatch, String body)
+    private HttpResponse<String> policy(ServeProcess rondo, String method, String ifMatch, String body)
         throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(rondo.adminUrl() + "/api/v1/policy"))
             .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + rondo.adminToken());
@@ -47,7 +48,7 @@ class PolicyRestartTest {
         Path data = Files.createDirectories(temp.resolve("data"));
         String before;
         String changed;
-        try (RondoServeProcess rondo = RondoServeProcess.start(data, temp.resolve("first.log"))) {
+        try (ServeProcess rondo = RondoServe.start(data, temp.resolve("first.log"))) {
             assertTrue(rondo.printed().contains("Rondo serving 5 objects"),
                 "the demo library's 5 objects, the player's files not counted:\n" + rondo.printed());
             assertTrue(rondo.printed().contains("connections: HTTP "), rondo.printed());
@@ -59,7 +60,7 @@ class PolicyRestartTest {
         }
         assertTrue(Files.exists(data.resolve("rondo/policy.json")), "the policy is kept in the data folder");
 
-        try (RondoServeProcess rondo = RondoServeProcess.start(data, temp.resolve("second.log"))) {
+        try (ServeProcess rondo = RondoServe.start(data, temp.resolve("second.log"))) {
             HttpResponse<String> after = policy(rondo, "GET", null, null);
             JsonNode policy = new ObjectMapper().readTree(after.body());
             String etag = after.headers().firstValue("ETag").orElseThrow();

@@ -1,0 +1,77 @@
+package io.rondo.benchmarks.cli;
+
+import io.rondo.benchmarks.preset.accuracy.AdmissionAccuracyPreset;
+import io.rondo.benchmarks.preset.discrete.DiscretePreset;
+import io.rondo.benchmarks.preset.jitter.JitterPreset;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rondo bench}: load tests of Rondo, each a preset that starts what it measures (Rondo,
+ * nginx beside it) on this machine and writes its JSON, charts and table. {@code --preset NAME}
+ * and the preset's name as a subcommand are the same.
+ */
+@Command(name = "bench",
+    description = {"Load-test Rondo beside nginx in one run, on this machine's disk, and write JSON, charts and a "
+        + "side-by-side summary.",
+        "",
+        "Presets (--preset NAME, or NAME as a subcommand; each takes --help, --quick for a smoke run, --out DIR):",
+        "  discrete-vs-nginx  discrete HTTP requests, Rondo beside nginx (sendfile, directio+aio), then with streams",
+        "  table1             papers/000 Table 1: MaxN against what Adm1, Adm2 and Adm3 admit, emulated paper disk",
+        "  figure14           papers/002 Figure 14: stream jitter, Rondo's guarantees beside nginx's paced Range",
+        "                     reads, under 8 greedy downloaders",
+        "",
+        "  rondo bench --preset discrete-vs-nginx",
+        "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
+        ""},
+    mixinStandardHelpOptions = true,
+    version = "Rondo bench 0.1.0",
+    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:The run ended and its results were written, whatever they show.",
+        "1:The run failed: a server did not start, a tool is missing, the results could not be written.",
+        "2:Bad usage: an unknown preset or a bad option."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Runs {@code bench} with {@code args}; returns the exit code. */
+    public static int execute(String... args) {
+        CommandLine line = new CommandLine(new BenchCommand());
+        line.setExecutionExceptionHandler((exception, command, parsed) -> {
+            command.getErr().println("rondo bench: " + exception.getMessage());
+            command.getErr().flush();
+            return 1;
+        });
+        return line.execute(presetAsSubcommand(args));
+    }
+
+    @Override
+    public Integer call() {
+        CommandLine line = spec.commandLine();
+        line.usage(line.getErr());
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** {@code --preset NAME} or {@code --preset=NAME} anywhere before the preset's options becomes {@code NAME}. */
+    static String[] presetAsSubcommand(String... args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--preset") && i + 1 < args.length) {
+                out.add(args[++i]);
+            } else if (args[i].startsWith("--preset=")) {
+                out.add(args[i].substring("--preset=".length()));
+            } else {
+                out.add(args[i]);
+            }
+        }
+        return out.toArray(String[]::new);
+    }
+}

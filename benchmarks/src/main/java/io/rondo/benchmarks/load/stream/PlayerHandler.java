@@ -1,0 +1,365 @@
+package io.rondo.benchmarks.load.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.rondo.benchmarks.load.stream.LoadResults.Outcome;
+import io.rondo.client.protocol.Accept;
+import io.rondo.client.protocol.Close;
+import io.rondo.client.protocol.Data;
+import io.rondo.client.protocol.End;
+import io.rondo.client.protocol.ErrorCode;
+import io.rondo.client.protocol.ErrorFrame;
+import io.rondo.client.protocol.Frame;
+import io.rondo.client.protocol.FrameCodec;
+import io.rondo.client.protocol.FrameDecoder;
+import io.rondo.client.protocol.Open;
+import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Reject;
+import io.rondo.client.protocol.Report;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * One player of a load run, on one connection of the stream protocol's TCP binding
+ * (docs/stream-protocol.md): OPEN with the run's client profile; ACCEPT, or REJECT (retried after
+ * its retry-after only with --retry, and only for a resource that was short); then DATA until END,
+ * ERROR, or the run's --duration, when it sends CLOSE. While streaming it sends REPORT every
+ * second, as {@code StreamClient} does, with what its {@link PlayerBuffer} holds and the bytes
+ * received, and it plays its buffer at the media's rate, reading nothing while the buffer is full.
+ *
+ * <p>Non-blocking, so a few hundred players share an event loop or two: the bytes of a read are
+ * fed to the protocol's own {@link FrameDecoder}, and the clock is read once per read, so every
+ * frame a read completes arrived at that moment. Owned by the channel's event loop, apart from
+ * {@link #stop()}.
+ */
+final class PlayerHandler extends ChannelInboundHandlerAdapter {
+
+    /** How often REPORT goes while a stream is open, as {@code StreamClient.DEFAULT_REPORT_INTERVAL}. */
+    static final long REPORT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+
+    /** How long after CLOSE the player waits for the server to end the stream before it closes itself. */
+    static final long CLOSE_GRACE_NS = TimeUnit.SECONDS.toNanos(5);
+
+    private enum State { CONNECTING, OPENING, WAITING_TO_RETRY, STREAMING, CLOSING, DONE }
+
+    private final int index;
+    private final LoadSettings settings;
+    private final LoadResults results;
+    private final LongSupplier nanoClock;
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final PlayerBuffer buffer;
+    private final FragmentListener listener;
+
+    private ChannelHandlerContext ctx;
+    private volatile boolean stopRequested;
+    private State state = State.CONNECTING;
+    private ScheduledFuture<?> durationTimer;
+    private ScheduledFuture<?> stepTimer;
+    private ScheduledFuture<?> reportTimer;
+    private ScheduledFuture<?> refillTimer;
+    private long firstOpenNs;
+    private long openNs;
+    private long acceptNs;
+    private boolean admitted;
+    private long fragmentDurationNs;
+    private long bitsPerSecond;
+    private int rejects;
+    private String rejectDetail;
+    private long fragments;
+    private long bytes;
+    private long lateFragments;
+    private long missingFragments;
+    private long sequenceFaults;
+    private long nextFragmentIndex;
+    private long nextSequence;
+    private long openToAcceptNs = -1;
+    private long openToFirstDataNs = -1;
+    private long secondPresentationNs;
+    private long secondArrivalNs;
+    private long lastPresentationNs;
+    private long lastArrivalNs;
+
+    /**
+     * @param index the stream's number in the run, from 0
+     * @param settings what to open, with what profile, for how long
+     * @param results where the player reports what it sees
+     * @param nanoClock the monotonic clock arrivals are measured on
+     */
+    PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock) {
+        this(index, settings, results, nanoClock, FragmentListener.NONE);
+    }
+
+    /**
+     * @param index the stream's number in the run, from 0
+     * @param settings what to open, with what profile, for how long
+     * @param results where the player reports what it sees
+     * @param nanoClock the monotonic clock arrivals are measured on
+     * @param listener told of every DATA and of the stream's end
+     */
+    PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock,
+                  FragmentListener listener) {
+        this.listener = listener;
+        this.index = index;
+        this.settings = settings;
+        this.results = results;
+        this.nanoClock = nanoClock;
+        this.buffer = new PlayerBuffer(settings.profile().bufferBytes());
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext context) {
+        if (stopRequested) {
+            finish(Outcome.STOPPED, null);
+            return;
+        }
+        long nowNs = nanoClock.getAsLong();
+        firstOpenNs = nowNs;
+        results.streamOpened();
+        durationTimer = context.executor().schedule(this::durationOver, settings.durationNs(), TimeUnit.NANOSECONDS);
+        open(nowNs);
+    }
+
+    /** The connection could not be made; called on the channel's event loop. */
+    void connectFailed(Throwable cause) {
+        if (state == State.CONNECTING) {
+            finish(stopRequested ? Outcome.STOPPED : Outcome.CONNECT_FAILED, describe(cause));
+        }
+    }
+
+    /** Ends the stream now, from any thread: the run is being stopped. */
+    void stop() {
+        stopRequested = true;
+        ChannelHandlerContext context = ctx;
+        if (context != null) {
+            context.executor().execute(() -> {
+                if (state != State.DONE) {
+                    finish(Outcome.STOPPED, null);
+                }
+            });
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object msg) {
+        ByteBuf received = (ByteBuf) msg;
+        try {
+            if (state == State.DONE) {
+                return;
+            }
+            long nowNs = nanoClock.getAsLong();
+            for (ByteBuffer chunk : received.nioBuffers()) {
+                for (Frame frame = decoder.next(chunk); frame != null && state != State.DONE;
+                     frame = decoder.next(chunk)) {
+                    frame(frame, nowNs);
+                }
+            }
+        } catch (ProtocolException e) {
+            finish(Outcome.PROTOCOL_FAULT, e.code().name() + ": " + e.getMessage());
+        } finally {
+            received.release();
+        }
+    }
+
+    private void frame(Frame frame, long nowNs) {
+        if (frame instanceof Data data && (state == State.STREAMING || state == State.CLOSING)) {
+            data(data, nowNs);
+        } else if (frame instanceof Accept accept && state == State.OPENING) {
+            accept(accept, nowNs);
+        } else if (frame instanceof Reject reject && state == State.OPENING) {
+            reject(reject, nowNs);
+        } else if (frame instanceof End && (state == State.STREAMING || state == State.CLOSING)) {
+            finish(state == State.CLOSING ? Outcome.CLOSED : Outcome.ENDED, null);
+        } else if (frame instanceof ErrorFrame error) {
+            results.error(error.code(), error.message());
+            finish(Outcome.ERROR, LoadResults.errorName(error.code()) + ": " + error.message());
+        } else {
+            finish(Outcome.PROTOCOL_FAULT, ErrorCode.UNEXPECTED_FRAME + ": the server sent " + frame.type()
+                + " to a client that is " + state);
+        }
+    }
+
+    private void open(long nowNs) {
+        openNs = nowNs;
+        state = State.OPENING;
+        write(new Open(settings.objectName(), 0, settings.profile()));
+    }
+
+    private void accept(Accept accept, long nowNs) {
+        acceptNs = nowNs;
+        admitted = true;
+        fragmentDurationNs = accept.fragmentDurationNs();
+        bitsPerSecond = accept.bitsPerSecond();
+        openToAcceptNs = nowNs - openNs;
+        results.accepted(openToAcceptNs);
+        state = State.STREAMING;
+        reportTimer = ctx.executor().scheduleAtFixedRate(this::report, REPORT_INTERVAL_NS, REPORT_INTERVAL_NS,
+            TimeUnit.NANOSECONDS);
+    }
+
+    private void reject(Reject reject, long nowNs) {
+        rejects++;
+        rejectDetail = reject.reason() + (reject.message().isEmpty() ? "" : ": " + reject.message());
+        results.rejected(reject.reason(), reject.message());
+        long retryInNs = TimeUnit.SECONDS.toNanos(Math.max(1, reject.retryAfterSeconds()));
+        boolean retryFits = firstOpenNs + settings.durationNs() - (nowNs + retryInNs) > 0;
+        if (settings.retry() && reject.reason().transientShortage() && retryFits) {
+            state = State.WAITING_TO_RETRY;
+            stepTimer = ctx.executor().schedule(() -> open(nanoClock.getAsLong()), retryInNs, TimeUnit.NANOSECONDS);
+        } else {
+            finish(Outcome.REJECTED, rejectDetail);
+        }
+    }
+
+    private void data(Data data, long nowNs) {
+        long latenessNs = Lateness.of(nowNs, acceptNs, data.deadlineNs());
+        int size = data.payload().remaining();
+        fragments++;
+        bytes += size;
+        if (Lateness.isLate(latenessNs)) {
+            lateFragments++;
+        }
+        if (fragments == 1) {
+            openToFirstDataNs = nowNs - openNs;
+            results.firstData(openToFirstDataNs);
+        } else {
+            missingFragments += Math.max(0, data.fragmentIndex() - nextFragmentIndex);
+            if (data.sequence() != nextSequence) {
+                sequenceFaults++;
+            }
+        }
+        if (fragments == 2) {
+            secondPresentationNs = data.presentationNs();
+            secondArrivalNs = nowNs;
+        }
+        nextFragmentIndex = data.fragmentIndex() + 1;
+        nextSequence = data.sequence() + 1;
+        lastPresentationNs = data.presentationNs();
+        lastArrivalNs = nowNs;
+        results.fragment(latenessNs, size, nowNs);
+        listener.fragment(index, nowNs, acceptNs + data.deadlineNs(), fragmentDurationNs, size);
+        buffer.received(data.presentationNs(), fragmentDurationNs, size, acceptNs + data.deadlineNs());
+        if (buffer.full(nowNs) && ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(false);
+            scheduleRefill(nowNs);
+        }
+    }
+
+    /** Reads again once playback has made room in the buffer. */
+    private void scheduleRefill(long nowNs) {
+        refillTimer = ctx.executor().schedule(() -> {
+            long thenNs = nanoClock.getAsLong();
+            if (state == State.DONE) {
+                return;
+            }
+            if (buffer.full(thenNs)) {
+                scheduleRefill(thenNs);
+            } else {
+                ctx.channel().config().setAutoRead(true);
+            }
+        }, Math.max(TimeUnit.MILLISECONDS.toNanos(1), buffer.nextRoomInNs(nowNs)), TimeUnit.NANOSECONDS);
+    }
+
+    private void report() {
+        if (state != State.STREAMING) {
+            return;
+        }
+        long nowNs = nanoClock.getAsLong();
+        write(new Report(buffer.bufferedNs(nowNs), buffer.bufferedBytes(nowNs), bytes));
+    }
+
+    /** The stream has played its --duration: CLOSE it, or give up on an OPEN that had no answer. */
+    private void durationOver() {
+        switch (state) {
+            case STREAMING -> {
+                state = State.CLOSING;
+                cancel(reportTimer);
+                write(new Close());
+                stepTimer = ctx.executor().schedule(() -> finish(Outcome.CLOSED, null), CLOSE_GRACE_NS,
+                    TimeUnit.NANOSECONDS);
+            }
+            case OPENING -> finish(Outcome.NO_ANSWER, "no ACCEPT or REJECT within --duration");
+            case WAITING_TO_RETRY -> finish(Outcome.REJECTED, rejectDetail);
+            default -> {
+                // Connecting streams have no timer yet; closing and ended ones need nothing more.
+            }
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) {
+        if (state == State.DONE) {
+            return;
+        }
+        if (state == State.CLOSING) {
+            // The server ends a CLOSEd stream by closing the connection; DATA cut short by it is no fault.
+            finish(Outcome.CLOSED, null);
+            return;
+        }
+        String detail = "the server closed the connection while the client was " + state;
+        try {
+            decoder.finish();
+        } catch (ProtocolException e) {
+            detail = detail + " (" + e.getMessage() + ")";
+        }
+        finish(Outcome.LOST, detail);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        if (state == State.DONE) {
+            return;
+        }
+        if (state == State.CLOSING && cause instanceof IOException) {
+            finish(Outcome.CLOSED, null);
+        } else {
+            finish(cause instanceof IOException ? Outcome.LOST : Outcome.PROTOCOL_FAULT, describe(cause));
+        }
+    }
+
+    private void write(Frame frame) {
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(FrameCodec.encode(frame)))
+            .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+    }
+
+    private void finish(Outcome outcome, String detail) {
+        if (state == State.DONE) {
+            return;
+        }
+        state = State.DONE;
+        cancel(durationTimer);
+        cancel(stepTimer);
+        cancel(reportTimer);
+        cancel(refillTimer);
+        listener.ended(index);
+        results.streamEnded(new LoadResults.StreamRecord(index, outcome, detail, admitted, rejects, bitsPerSecond,
+            fragments, bytes, lateFragments, missingFragments, sequenceFaults, openToAcceptNs, openToFirstDataNs,
+            fragments >= 3 ? lastPresentationNs - secondPresentationNs : 0,
+            fragments >= 3 ? lastArrivalNs - secondArrivalNs : 0));
+        if (ctx != null) {
+            ctx.close();
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> timer) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+
+    private static String describe(Throwable cause) {
+        String message = cause.getMessage();
+        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

@@ -1,0 +1,2 @@
+/** A load client of the stream protocol: many players in one JVM over Netty, and what they saw. */
+package io.rondo.benchmarks.load.stream;
