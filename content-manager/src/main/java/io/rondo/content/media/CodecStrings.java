@@ -7,13 +7,13 @@ import java.util.Locale;
  * The codecs parameter of a MediaSource type (RFC 6381 and its per-codec registrations) from the
  * decoder configuration records that WebM's CodecPrivate and MP4's sample entries carry.
  */
-final class CodecStrings {
+public final class CodecStrings {
 
     private CodecStrings() {
     }
 
     /** {@code avc1.64000B} from an AVCDecoderConfigurationRecord (avcC): profile, compatibility, level. */
-    static String avc(String prefix, FieldCursor avcC) throws MediaFormatException {
+    public static String avc(String prefix, FieldCursor avcC) throws MediaFormatException {
         avcC.u8();
         int profile = avcC.u8();
         int compatibility = avcC.u8();
@@ -26,7 +26,7 @@ final class CodecStrings {
      * profile space and profile, the compatibility flags bit-reversed, tier and level, then the
      * constraint bytes without trailing zeros.
      */
-    static String hevc(String prefix, FieldCursor hvcC) throws MediaFormatException {
+    public static String hevc(String prefix, FieldCursor hvcC) throws MediaFormatException {
         hvcC.u8();
         int b = hvcC.u8();
         int space = b >> 6;
@@ -56,7 +56,7 @@ final class CodecStrings {
     }
 
     /** {@code av01.0.04M.08} from an AV1CodecConfigurationRecord (av1C): profile, level, tier, depth. */
-    static String av1(FieldCursor av1C) throws MediaFormatException {
+    public static String av1(FieldCursor av1C) throws MediaFormatException {
         av1C.u8();
         int b1 = av1C.u8();
         int b2 = av1C.u8();
@@ -68,7 +68,7 @@ final class CodecStrings {
     }
 
     /** {@code vp09.00.10.08} from a VPCodecConfigurationRecord (vpcC, a full box): profile, level, depth. */
-    static String vp9(FieldCursor vpcC) throws MediaFormatException {
+    public static String vp9(FieldCursor vpcC) throws MediaFormatException {
         vpcC.u32();
         int profile = vpcC.u8();
         int level = vpcC.u8();
@@ -80,7 +80,7 @@ final class CodecStrings {
      * {@code mp4a.40.2} from an ES_Descriptor (the body of esds after its version and flags): the
      * object type, and for MPEG-4 audio (0x40) the audio object type of its AudioSpecificConfig.
      */
-    static String mp4a(FieldCursor esds) throws MediaFormatException {
+    public static String mp4a(FieldCursor esds) throws MediaFormatException {
         requireTag(esds, 0x03, "ES_Descriptor");
         descriptorSize(esds);
         esds.u16();

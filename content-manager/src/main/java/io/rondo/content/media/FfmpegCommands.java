@@ -6,13 +6,13 @@ import java.nio.file.Path;
  * The ffmpeg command lines that ingest's notes suggest for media Rondo cannot stream as it is,
  * written with the file's own name so that the person ingesting can paste them.
  */
-final class FfmpegCommands {
+public final class FfmpegCommands {
 
     private FfmpegCommands() {
     }
 
     /** {@code ffmpeg -i 'my film.mkv' -c copy 'my film.mp4'}: {@code file} through {@code options} to a new type. */
-    static String convert(Path file, String options, String extension) {
+    public static String convert(Path file, String options, String extension) {
         String in = file.getFileName() == null ? "IN" : file.getFileName().toString();
         int dot = in.lastIndexOf('.');
         String out = (dot > 0 ? in.substring(0, dot) : in) + "." + extension;

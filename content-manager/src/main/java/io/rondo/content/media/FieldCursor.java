@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
  * Reads the fields of one element or box held in memory, big-endian, and fails with the element's
  * name and offset when it ends before its fields do, instead of a buffer underflow.
  */
-final class FieldCursor {
+public final class FieldCursor {
 
     private final ByteBuffer buf;
     private final long base;
@@ -17,59 +17,64 @@ final class FieldCursor {
      * @param base  the file offset of {@code buf}'s index 0
      * @param what  the element for messages, e.g. {@code the tfhd at byte 1308}
      */
-    FieldCursor(ByteBuffer buf, long base, String what) {
+    public FieldCursor(ByteBuffer buf, long base, String what) {
         this.buf = buf.duplicate();
         this.base = base;
         this.what = what;
     }
 
     /** A cursor of its own over the same bytes, at the same position. */
-    FieldCursor copy() {
+    public FieldCursor copy() {
         return new FieldCursor(buf, base, what);
     }
 
     /** The file offset of the next byte. */
-    long offset() {
+    public long offset() {
         return base + buf.position();
     }
 
-    int remaining() {
+    /** How many bytes are left. */
+    public int remaining() {
         return buf.remaining();
     }
 
-    String what() {
+    /** What the fields are, for messages: the box or element and where it is. */
+    public String what() {
         return what;
     }
 
-    int u8() throws MediaFormatException {
+    /** An unsigned 8-bit field. */
+    public int u8() throws MediaFormatException {
         need(1);
         return buf.get() & 0xFF;
     }
 
-    int u16() throws MediaFormatException {
+    /** An unsigned 16-bit field, big-endian. */
+    public int u16() throws MediaFormatException {
         need(2);
         return buf.getShort() & 0xFFFF;
     }
 
-    long u32() throws MediaFormatException {
+    /** An unsigned 32-bit field, big-endian. */
+    public long u32() throws MediaFormatException {
         need(4);
         return buf.getInt() & 0xFFFF_FFFFL;
     }
 
     /** A signed 32-bit field (a composition offset of version 1, a data offset). */
-    int s32() throws MediaFormatException {
+    public int s32() throws MediaFormatException {
         need(4);
         return buf.getInt();
     }
 
     /** A signed 64-bit field (an edit's media time of version 1, where -1 marks an empty edit). */
-    long s64() throws MediaFormatException {
+    public long s64() throws MediaFormatException {
         need(8);
         return buf.getLong();
     }
 
     /** A 64-bit field that must fit a signed long (times and sizes beyond 2^63 are corrupt). */
-    long u64() throws MediaFormatException {
+    public long u64() throws MediaFormatException {
         need(8);
         long v = buf.getLong();
         if (v < 0) {
@@ -79,13 +84,14 @@ final class FieldCursor {
         return v;
     }
 
-    void skip(long n) throws MediaFormatException {
+    /** Skips {@code n} bytes, failing where fewer are left. */
+    public void skip(long n) throws MediaFormatException {
         need(n);
         buf.position(buf.position() + (int) n);
     }
 
     /** The next {@code n} bytes, as a buffer of their own (index 0 = {@link #offset()}). */
-    ByteBuffer take(long n) throws MediaFormatException {
+    public ByteBuffer take(long n) throws MediaFormatException {
         need(n);
         ByteBuffer slice = buf.slice(buf.position(), (int) n);
         buf.position(buf.position() + (int) n);

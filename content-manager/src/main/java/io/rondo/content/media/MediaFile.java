@@ -13,13 +13,13 @@ import java.nio.file.StandardOpenOption;
  * wants whole (Tracks, moov, moof) in one read. Payloads are never read; the window is small so that
  * skipping a cluster or an mdat costs one positioned read of its header, however large it is.
  */
-final class MediaFile implements Closeable {
+public final class MediaFile implements Closeable {
 
     /** Bytes read at once for headers: a cluster's header and timecode, a box's size and type. */
-    static final int WINDOW_BYTES = 512;
+    public static final int WINDOW_BYTES = 512;
 
     /** The most an indexer reads whole into memory (one Tracks, moov or moof). */
-    static final int MAX_BODY_BYTES = 16 << 20;
+    public static final int MAX_BODY_BYTES = 16 << 20;
 
     private final FileChannel channel;
     private final long size;
@@ -33,17 +33,18 @@ final class MediaFile implements Closeable {
         window.limit(0);
     }
 
-    static MediaFile open(Path file) throws IOException {
+    /** Opens {@code file} for reading. */
+    public static MediaFile open(Path file) throws IOException {
         return new MediaFile(FileChannel.open(file, StandardOpenOption.READ));
     }
 
     /** The file's size when it was opened. */
-    long size() {
+    public long size() {
         return size;
     }
 
     /** Bytes read from the file so far: what the performance test holds against the file's size. */
-    long bytesRead() {
+    public long bytesRead() {
         return bytesRead;
     }
 
@@ -51,7 +52,7 @@ final class MediaFile implements Closeable {
      * Up to {@code n} (at most {@link #WINDOW_BYTES}) bytes at {@code pos}, fewer only where the file
      * ends. The buffer is a view of the window: valid until the next call.
      */
-    ByteBuffer peek(long pos, int n) throws IOException {
+    public ByteBuffer peek(long pos, int n) throws IOException {
         int want = (int) Math.max(0, Math.min(Math.min(n, WINDOW_BYTES), size - pos));
         if (pos < windowStart || pos + want > windowStart + window.limit()) {
             fill(pos);
@@ -61,7 +62,7 @@ final class MediaFile implements Closeable {
     }
 
     /** Exactly {@code n} bytes at {@code pos}, which the caller has checked lie within the file. */
-    ByteBuffer read(long pos, int n) throws IOException {
+    public ByteBuffer read(long pos, int n) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(n);
         while (buf.hasRemaining()) {
             int r = channel.read(buf, pos + buf.position());
@@ -78,7 +79,7 @@ final class MediaFile implements Closeable {
      * Fills {@code dst} from its position to its limit with the bytes at {@code pos}: how a remuxer
      * reads a fragment's worth of payload at once into a buffer it reuses.
      */
-    void readFully(long pos, ByteBuffer dst) throws IOException {
+    public void readFully(long pos, ByteBuffer dst) throws IOException {
         long at = pos;
         while (dst.hasRemaining()) {
             int r = channel.read(dst, at);

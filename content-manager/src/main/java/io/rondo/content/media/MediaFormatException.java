@@ -16,20 +16,24 @@ public final class MediaFormatException extends IOException {
         super(message);
     }
 
-    static MediaFormatException truncated(String what, long offset, long claimed, long fileEnd) {
+    /** That the {@code what} at {@code offset} claims more bytes than the file holds. */
+    public static MediaFormatException truncated(String what, long offset, long claimed, long fileEnd) {
         return new MediaFormatException("truncated: the " + what + " at byte " + offset + " claims " + claimed
             + " bytes but the file ends at " + fileEnd);
     }
 
-    static MediaFormatException truncated(String detail) {
+    /** That the file ends before what {@code detail} says. */
+    public static MediaFormatException truncated(String detail) {
         return new MediaFormatException("truncated: " + detail);
     }
 
-    static MediaFormatException corrupt(String detail) {
+    /** That the file holds what no muxer writes, as {@code detail} says. */
+    public static MediaFormatException corrupt(String detail) {
         return new MediaFormatException("corrupt: " + detail);
     }
 
-    static MediaFormatException unsupported(String detail) {
+    /** That the file is well formed but holds what Rondo does not store, as {@code detail} says. */
+    public static MediaFormatException unsupported(String detail) {
         return new MediaFormatException("unsupported: " + detail);
     }
 }

@@ -1,5 +1,13 @@
 package io.rondo.content.media;
 
+import io.rondo.content.media.flac.FlacRemuxer;
+import io.rondo.content.media.isobmff.IsoBoxes;
+import io.rondo.content.media.isobmff.Mp4Remuxer;
+import io.rondo.content.media.matroska.Ebml;
+import io.rondo.content.media.matroska.WebmRemuxer;
+import io.rondo.content.media.mp3.Mp3Remuxer;
+import io.rondo.content.media.mpegts.MpegTsRemuxer;
+import io.rondo.content.media.ogg.OggWebmRemuxer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,13 +1,14 @@
 package io.rondo.content.media;
 
-import static io.rondo.content.media.IndexChecks.clip;
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static io.rondo.content.media.IndexChecks.assertWellFormed;
+import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rondo.content.media.matroska.SyntheticWebm;
 import io.rondo.content.model.MediaIndex;
 import java.io.IOException;
 import java.nio.ByteBuffer;

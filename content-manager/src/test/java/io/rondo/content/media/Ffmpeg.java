@@ -21,13 +21,13 @@ import java.util.concurrent.TimeUnit;
  * ffmpeg and ffprobe, where installed: a second demuxer and a decoder to hold a remuxer's output
  * against. Tests that need them are skipped, saying so, on a machine without them.
  */
-final class Ffmpeg {
+public final class Ffmpeg {
 
     private static final long TIMEOUT_S = 120;
     private static Boolean installed;
 
     /** What a command printed and how it ended. */
-    record Run(int exit, String out, String err) { }
+    public record Run(int exit, String out, String err) { }
 
     private Ffmpeg() {
     }
@@ -44,11 +44,11 @@ final class Ffmpeg {
     }
 
     /** Skips the calling test, saying why, where ffmpeg and ffprobe are not installed. */
-    static void assumeInstalled() {
+    public static void assumeInstalled() {
         assumeTrue(installed(), "ffmpeg and ffprobe are not installed: the check against them is skipped");
     }
 
-    static Run run(String... command) {
+    public static Run run(String... command) {
         try {
             Process p = new ProcessBuilder(command).start();
             p.getOutputStream().close();
@@ -79,7 +79,7 @@ final class Ffmpeg {
      * Every packet ffprobe demuxes from {@code file}, by stream: {@code pts size flags MD5} of each,
      * in order, so that two files holding the same packets give equal maps.
      */
-    static Map<Integer, List<String>> packets(Path file) throws IOException {
+    public static Map<Integer, List<String>> packets(Path file) throws IOException {
         Map<Integer, List<String>> byStream = new TreeMap<>();
         for (JsonNode p : probePackets(file)) {
             byStream.computeIfAbsent(p.get("stream_index").asInt(), s -> new ArrayList<>()).add(p.path("pts").asText()
@@ -89,7 +89,7 @@ final class Ffmpeg {
     }
 
     /** When the last packet of {@code file} stops playing, in seconds: its decoded length. */
-    static double endSeconds(Path file) throws IOException {
+    public static double endSeconds(Path file) throws IOException {
         double end = 0;
         for (JsonNode p : probePackets(file)) {
             end = Math.max(end, p.path("pts_time").asDouble() + p.path("duration_time").asDouble());
@@ -106,7 +106,7 @@ final class Ffmpeg {
     }
 
     /** Decodes every stream of {@code file} and asserts that ffmpeg had nothing to say. */
-    static void assertDecodesSilently(Path file) {
+    public static void assertDecodesSilently(Path file) {
         Run decode = run("ffmpeg", "-v", "error", "-nostdin", "-i", file.toString(), "-f", "null", "-");
         assertEquals(0, decode.exit(), "ffmpeg decoding " + file + " failed: " + decode.err());
         assertEquals("", decode.err(), "ffmpeg decoding " + file + " complained");

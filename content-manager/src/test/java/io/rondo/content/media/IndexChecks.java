@@ -12,16 +12,16 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** What every index must satisfy, and a way to index bytes. */
-final class IndexChecks {
+public final class IndexChecks {
 
-    static final long SECOND = 1_000_000_000L;
-    static final long MS = 1_000_000L;
+    public static final long SECOND = 1_000_000_000L;
+    public static final long MS = 1_000_000L;
 
     private IndexChecks() {
     }
 
     /** A committed test clip, by its name in src/test/resources/media/ (its README says how each was made). */
-    static Path clip(String name) {
+    public static Path clip(String name) {
         try {
             return Path.of(IndexChecks.class.getResource("/media/" + name).toURI());
         } catch (java.net.URISyntaxException e) {
@@ -33,7 +33,7 @@ final class IndexChecks {
      * The init segment starts the file; the fragments follow it in order, each starting where and
      * when the previous one ends, the last ending at the end of the file and of the media.
      */
-    static void assertWellFormed(MediaIndex index, long fileSize) {
+    public static void assertWellFormed(MediaIndex index, long fileSize) {
         assertFalse(index.fragments().isEmpty(), "an index has fragments");
         assertEquals(0, index.init().offset(), "the init segment starts the file");
         assertTrue(index.init().length() > 0, "the init segment holds the headers");

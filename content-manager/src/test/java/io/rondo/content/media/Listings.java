@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Compares what two files hold, stream by stream, naming the first entry that differs rather than printing all. */
-final class Listings {
+public final class Listings {
 
     private Listings() {
     }
@@ -17,7 +17,7 @@ final class Listings {
      *
      * @param unit what an entry is, e.g. {@code packet}
      */
-    static <K> void assertSame(Map<K, List<String>> expected, Map<K, List<String>> actual, String unit) {
+    public static <K> void assertSame(Map<K, List<String>> expected, Map<K, List<String>> actual, String unit) {
         assertEquals(expected.keySet(), actual.keySet(), "the streams");
         assertFalse(expected.isEmpty(), "the source has " + unit + "s");
         for (K stream : expected.keySet()) {

@@ -9,12 +9,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** Writes a {@link StoredMedia} the way ingest does, checking that each part is as long as the index says. */
-final class StoredFiles {
+public final class StoredFiles {
 
     private StoredFiles() {
     }
 
-    static Path write(StoredMedia media, Path out) throws IOException {
+    public static Path write(StoredMedia media, Path out) throws IOException {
         try (FileChannel channel = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
             media.writeInit(channel);
