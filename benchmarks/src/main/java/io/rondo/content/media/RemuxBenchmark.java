@@ -1,5 +1,6 @@
 package io.rondo.content.media;
 
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.ingest.BackgroundDigest;
 import io.rondo.content.ingest.DirectFileWriter;
 import org.openjdk.jmh.annotations.Benchmark;
