@@ -1,6 +1,6 @@
 package io.rondo.server;
 
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 

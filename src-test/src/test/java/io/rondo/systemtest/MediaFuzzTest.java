@@ -2,7 +2,7 @@ package io.rondo.systemtest;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.rondo.content.media.MediaFormatException;
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.Fragment;

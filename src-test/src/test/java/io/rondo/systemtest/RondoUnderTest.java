@@ -6,7 +6,7 @@ import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
 import io.rondo.content.ingest.IngestRequest;
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.MediaObject;

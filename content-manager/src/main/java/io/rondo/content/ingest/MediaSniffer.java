@@ -1,7 +1,7 @@
 package io.rondo.content.ingest;
 
 import io.rondo.content.media.MediaFormatException;
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.ByteRange;

@@ -1,5 +1,6 @@
 package io.rondo.content.media;
 
+import io.rondo.content.remux.MediaIndexers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package io.rondo.content.media;
 
+import io.rondo.content.remux.MediaIndexers;
 import static io.rondo.content.media.IndexChecks.clip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

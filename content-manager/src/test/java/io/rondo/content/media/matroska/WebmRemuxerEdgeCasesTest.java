@@ -15,7 +15,7 @@ import io.rondo.content.media.FfmpegCommands;
 import io.rondo.content.media.Listings;
 import io.rondo.content.media.MediaFile;
 import io.rondo.content.media.MediaFormatException;
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredFiles;
 import io.rondo.content.media.StoredMedia;

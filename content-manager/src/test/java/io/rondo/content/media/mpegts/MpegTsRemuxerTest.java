@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rondo.content.media.Ffmpeg;
 import io.rondo.content.media.IndexChecks;
-import io.rondo.content.media.MediaIndexers;
+import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredFiles;
 import io.rondo.content.media.StoredMedia;

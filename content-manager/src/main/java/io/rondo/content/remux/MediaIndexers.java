@@ -1,5 +1,7 @@
-package io.rondo.content.media;
+package io.rondo.content.remux;
 
+import io.rondo.content.media.MediaFormatException;
+import io.rondo.content.media.Preparation;
 import io.rondo.content.media.flac.FlacRemuxer;
 import io.rondo.content.media.isobmff.IsoBoxes;
 import io.rondo.content.media.isobmff.Mp4Remuxer;

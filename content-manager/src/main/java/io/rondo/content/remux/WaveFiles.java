@@ -1,4 +1,6 @@
-package io.rondo.content.media;
+package io.rondo.content.remux;
+
+import io.rondo.content.media.FfmpegCommands;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

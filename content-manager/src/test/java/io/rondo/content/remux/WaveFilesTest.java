@@ -1,9 +1,12 @@
-package io.rondo.content.media;
+package io.rondo.content.remux;
 
 import static io.rondo.content.media.IndexChecks.SECOND;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rondo.content.media.Ffmpeg;
+import io.rondo.content.media.Preparation;
 
 import java.io.IOException;
 import java.nio.file.Path;
