@@ -3,7 +3,6 @@ package io.rondo.benchmarks.jmh;
 import io.rondo.content.remux.MediaIndexers;
 import io.rondo.content.ingest.BackgroundDigest;
 import io.rondo.content.ingest.DirectFileWriter;
-import io.rondo.content.media.MediaIndexers;
 import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import org.openjdk.jmh.annotations.Benchmark;
