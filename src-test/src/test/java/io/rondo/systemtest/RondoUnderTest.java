@@ -13,6 +13,7 @@ import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
@@ -162,7 +163,7 @@ final class RondoUnderTest implements AutoCloseable {
             DiskIo.best(), device);
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            admission, streamSettings, streamLimit);
+            admission, streamSettings, streamLimit, SystemClocks.epochClock());
         disks.start();
         HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams,
             httpSettings, null, Clock.systemUTC(), httpLimit);

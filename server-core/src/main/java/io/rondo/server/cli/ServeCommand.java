@@ -4,6 +4,7 @@ import io.rondo.content.ingest.DemoLibrary;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -189,7 +190,7 @@ final class ServeCommand implements Callable<Integer> {
                      Function.identity(), settings.diskSettings());
                  StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
                      library.directory(), disks, settings.admissionConfig(), settings.streamSettings(),
-                     connections.streamsLimit())) {
+                     connections.streamsLimit(), SystemClocks.epochClock())) {
                 library.directory().whenDeletedAndUnread(disks::forget);
                 RondoMetrics metrics = new RondoMetrics();
                 EventHub events = new EventHub(() -> AdminApi.hello(disks));

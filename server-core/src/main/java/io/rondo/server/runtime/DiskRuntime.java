@@ -4,6 +4,7 @@ import io.rondo.content.ingest.StorageDisk;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.DiskRequest;
 import io.rondo.scheduler.DiskScheduler;
@@ -302,8 +303,33 @@ public final class DiskRuntime implements AutoCloseable {
         return result;
     }
 
+    /**
+     * The C-request that reads one whole fragment of a stream in the round being planned
+     * (papers/001 Section 2), for a {@link RoundClock.RoundPlan} to hand the round clock, which
+     * submits it: at the fragment's model position, into the stream's own buffers. Only the
+     * request is built here; nothing is read until the round clock submits it. Its IO completes
+     * {@code result} on the disk's executor thread with the bytes, or fails it with the reason: a
+     * {@link io.rondo.scheduler.exec.MissedRoundException} when the disk dropped it unread at its
+     * round's end, for the stream to read it again ({@link #readFragmentNow}). Any thread; the
+     * round clock's when it plans a round.
+     *
+     * @param prepared      the stream's object, made ready by {@link #prepare}
+     * @param fragmentIndex the fragment to read
+     * @param streamId      the stream whose buffers it is read into
+     * @param result        completed with the fragment's bytes, or with the failure
+     */
+    public ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
+                                             CompletableFuture<Chunk> result) {
+        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
+        ContinuousRequest request = new ContinuousRequest(ids.incrementAndGet(), streamId,
+            prepared.positions()[fragmentIndex], fragment.length());
+        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
+            (int) fragment.length(), streamId, completion(result)));
+        return request;
+    }
+
     /** What a read's completion does: complete the future with the bytes, or with the failure. */
-    public static IoCompletion completion(CompletableFuture<Chunk> result) {
+    private static IoCompletion completion(CompletableFuture<Chunk> result) {
         return completion(result, () -> { });
     }
 

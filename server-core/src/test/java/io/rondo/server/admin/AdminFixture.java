@@ -4,6 +4,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
@@ -85,7 +86,7 @@ final class AdminFixture implements AutoCloseable {
             DiskIo.best(), Function.identity());
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults());
+            AdmissionConfig.defaults(), SystemClocks.epochClock());
         RondoMetrics metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         Observation.bind(metrics, events, disks, streams, 1800);

@@ -16,6 +16,7 @@ import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.RejectReason;
 import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.stream.StreamServer;
 import io.rondo.server.stream.WebSocketFrames;
 import org.junit.jupiter.api.AfterAll;
@@ -57,7 +58,7 @@ class StreamUpgradeTest {
         library = TestLibrary.open(temp);
         library.ingest("/docs/note.txt", "a note".getBytes(StandardCharsets.UTF_8));
         streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.library().directory(),
-            library.disks(), AdmissionConfig.defaults());
+            library.disks(), AdmissionConfig.defaults(), SystemClocks.epochClock());
         library.start();
     }
 

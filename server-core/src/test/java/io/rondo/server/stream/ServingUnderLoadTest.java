@@ -8,6 +8,7 @@ import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.http.HotObjects;
@@ -73,7 +74,8 @@ class ServingUnderLoadTest {
                      RondoConfig.defaults().schedulingPolicy(), paper, 1_000_000_000L, 256L << 20, true,
                      DiskIo.best(), Function.identity());
                  StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
-                     library.directory(), disks, RondoConfig.defaults().admissionConfig());
+                     library.directory(), disks, RondoConfig.defaults().admissionConfig(),
+                     SystemClocks.epochClock());
                  HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),
                      disks.start(), streams, new HotObjects(0, 0))) {
                 long largest = video.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow();

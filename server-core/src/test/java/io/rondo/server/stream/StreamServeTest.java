@@ -12,6 +12,7 @@ import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskRuntime;
@@ -73,7 +74,8 @@ class StreamServeTest {
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), device);
-        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission,
+            SystemClocks.epochClock());
         disks.start();
     }
 

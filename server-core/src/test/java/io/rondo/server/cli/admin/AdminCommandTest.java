@@ -11,6 +11,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -96,7 +97,7 @@ class AdminCommandTest {
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
             DiskIo.best(), Function.identity()));
         streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults()));
+            AdmissionConfig.defaults(), SystemClocks.epochClock()));
         metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);

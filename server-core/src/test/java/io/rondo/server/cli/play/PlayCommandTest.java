@@ -6,6 +6,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -80,7 +81,8 @@ class PlayCommandTest {
         disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
             RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), SECOND, 64L << 20, true,
             DiskIo.best(), Function.identity());
-        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission,
+            SystemClocks.epochClock());
         disks.start();
     }
 
