@@ -10,10 +10,9 @@ import io.rondo.content.media.Preparation;
 import io.rondo.content.media.StoredMedia;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
-import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoServer;
 import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
@@ -30,11 +29,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -61,6 +58,8 @@ final class RondoUnderTest implements AutoCloseable {
     static final String NOTE = "/docs/note.txt";
 
     final Library library;
+    /** The whole server, as {@code rondo serve} builds it. */
+    final RondoServer server;
     final DiskRuntime disks;
     final StreamServer streams;
     final HttpServer http;
@@ -73,15 +72,15 @@ final class RondoUnderTest implements AutoCloseable {
     /** The stream port's connection limit, with the count of the connections it holds. */
     final ConnectionLimit streamLimit;
 
-    private RondoUnderTest(Library library, DiskRuntime disks, StreamServer streams, HttpServer http, byte[] clip,
-                           byte[] doc, byte[] note, MediaObject docObject, ConnectionLimit httpLimit,
-                           ConnectionLimit streamLimit) {
-        this.httpLimit = httpLimit;
-        this.streamLimit = streamLimit;
+    private RondoUnderTest(Library library, RondoServer server, byte[] clip, byte[] doc, byte[] note,
+                           MediaObject docObject) {
+        this.server = server;
+        this.httpLimit = server.httpLimit();
+        this.streamLimit = server.streamLimit();
         this.library = library;
-        this.disks = disks;
-        this.streams = streams;
-        this.http = http;
+        this.disks = server.disks();
+        this.streams = server.streams();
+        this.http = server.http();
         this.clip = clip;
         this.doc = doc;
         this.note = note;
@@ -128,19 +127,20 @@ final class RondoUnderTest implements AutoCloseable {
      */
     static RondoUnderTest start(Path temp, int docBytes, ConnectionSettings connections) throws Exception {
         return start(temp, docBytes, AdmissionConfig.defaults(), HttpSettings.defaults(), StreamSettings.defaults(),
-            Function.identity(), connections.httpLimit(), connections.streamsLimit());
+            Function.identity(), connections);
     }
 
     private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
                                         StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device)
         throws Exception {
-        return start(temp, docBytes, admission, httpSettings, streamSettings, device, ConnectionLimit.unlimited("HTTP"),
-            ConnectionLimit.unlimited("stream"));
+        int unlimited = Integer.MAX_VALUE;
+        return start(temp, docBytes, admission, httpSettings, streamSettings, device,
+            new ConnectionSettings(unlimited, unlimited, unlimited, unlimited, unlimited, unlimited));
     }
 
     private static RondoUnderTest start(Path temp, int docBytes, AdmissionConfig admission, HttpSettings httpSettings,
                                         StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device,
-                                        ConnectionLimit httpLimit, ConnectionLimit streamLimit) throws Exception {
+                                        ConnectionSettings connections) throws Exception {
         NettyLeakWatch.install();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
         PlayerFiles.install(library);
@@ -158,16 +158,16 @@ final class RondoUnderTest implements AutoCloseable {
         byte[] note = "a note, read through the disks\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("note.txt"), note), NOTE, null, 0),
             c -> { });
-        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), device);
-        library.directory().whenDeletedAndUnread(disks::forget);
-        StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            admission, streamSettings, streamLimit, SystemClocks.epochClock());
-        disks.start();
-        HttpServer http = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, streams,
-            httpSettings, null, Clock.systemUTC(), httpLimit);
-        return new RondoUnderTest(library, disks, streams, http, clip, doc, note, docObject, httpLimit, streamLimit);
+        RondoServer server = RondoServer.start(new RondoServer.Context()
+            .library(library)
+            .model(DiskProfile.paperDisk())
+            .emulate(true)
+            .device(device)
+            .admission(admission)
+            .httpSettings(httpSettings)
+            .streamSettings(streamSettings)
+            .connections(connections));
+        return new RondoUnderTest(library, server, clip, doc, note, docObject);
     }
 
     /** Ingests a test resource (a path on the classpath) as {@code name} while the server runs. */
@@ -257,9 +257,7 @@ final class RondoUnderTest implements AutoCloseable {
 
     @Override
     public void close() {
-        http.close();
-        streams.close();
-        disks.close();
+        server.close();
         library.close();
     }
 

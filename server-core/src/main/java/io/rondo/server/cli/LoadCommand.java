@@ -10,7 +10,7 @@ import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.Simulator;
 import io.rondo.server.config.ByteSizes;
-import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.StorageSettings;
 import io.rondo.server.runtime.DiskModels;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
@@ -177,9 +177,9 @@ final class LoadCommand implements Callable<Integer> {
      * first start measures a disk.
      */
     private DiskProfile model() throws IOException {
-        String setting = diskProfile != null ? diskProfile : real ? RondoConfig.MEASURED_DISK_PROFILE
+        String setting = diskProfile != null ? diskProfile : real ? StorageSettings.MEASURED_DISK_PROFILE
             : DiskProfile.PAPER_DISK;
-        if (!setting.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
+        if (!setting.equals(StorageSettings.MEASURED_DISK_PROFILE)) {
             return DiskProfile.resolve(setting);
         }
         Files.createDirectories(dir);

@@ -5,29 +5,19 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
-import io.rondo.server.admin.AdminApi;
-import io.rondo.server.admin.AdminRouter;
-import io.rondo.server.admin.AdminServer;
+import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.AdminUrlFile;
-import io.rondo.server.admin.ObjectsResource;
-import io.rondo.server.admin.PolicyControl;
-import io.rondo.server.admin.PolicyFile;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.ConnectionSettings;
-import io.rondo.server.config.DirectMemory;
 import io.rondo.server.config.BitRates;
 import io.rondo.server.config.MemoryBudget;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.StorageSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
-import io.rondo.server.observe.EventHub;
-import io.rondo.server.observe.Observation;
-import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskModels;
-import io.rondo.server.runtime.DiskRuntime;
-import io.rondo.server.stream.StreamServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,7 +26,6 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +33,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * {@code rondo serve}: the server. Discrete data over HTTP and continuous data over the stream
@@ -114,7 +102,7 @@ final class ServeCommand implements Callable<Integer> {
         if (adminPort < 0 || adminPort > 65535) {
             throw new IllegalArgumentException("--admin-port must be between 0 and 65535, was " + adminPort);
         }
-        if (diskProfile != null && !diskProfile.equals(RondoConfig.MEASURED_DISK_PROFILE)) {
+        if (diskProfile != null && !diskProfile.equals(StorageSettings.MEASURED_DISK_PROFILE)) {
             try {
                 DiskProfile.resolve(diskProfile);
             } catch (IllegalArgumentException e) {
@@ -184,61 +172,44 @@ final class ServeCommand implements Callable<Integer> {
                 admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
                 admin.readTokenFile() != null ? admin.readTokenFile()
                     : library.dataFolder().resolve("rondo/read.token"), System.getenv());
-            try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-                     settings.schedulingPolicy(), byDisk::get,
-                     settings.roundMs() * 1_000_000L, settings.buffersCeilingBytes(), emulate, DiskIo.best(),
-                     Function.identity(), settings.diskSettings());
-                 StreamServer streams = StreamServer.start(new InetSocketAddress(address, streamPort),
-                     library.directory(), disks, settings.admissionConfig(), settings.streamSettings(),
-                     connections.streamsLimit(), SystemClocks.epochClock())) {
-                library.directory().whenDeletedAndUnread(disks::forget);
-                RondoMetrics metrics = new RondoMetrics();
-                EventHub events = new EventHub(() -> AdminApi.hello(disks));
-                Observation.bind(metrics, events, disks, streams, settings.responseBoundMs());
-                PolicyControl policy = new PolicyControl(disks, streams.admission(), events, settings.policy(),
-                    settings.responseBoundMs(), new PolicyFile(library.dataFolder().resolve("rondo")
-                        .resolve(PolicyControl.FILE)), DirectMemory.maxBytes());
-                AdminApi api = new AdminApi(disks, streams, policy, events, metrics, admin.metricsPublic(),
-                    Clock.systemUTC());
-                AdminRouter router = api.routes(new AdminRouter());
-                new ObjectsResource(library, streams, admin.maxUploadBytes()).routes(router);
-                try (AdminServer adminServer = AdminServer.start(new InetSocketAddress(admin.address(), adminPort),
-                         router, tokens, metrics, admin.maxUploadBytes(), admin.tlsCert(), admin.tlsKey(),
-                         settings.httpSettings().headerTimeoutMs(), Clock.systemUTC(), connections.adminLimit());
-                     HttpServer http = HttpServer.start(new InetSocketAddress(address, port), library.directory(),
-                         disks.start(), streams, settings.httpSettings(), metrics, Clock.systemUTC(),
-                         connections.httpLimit())) {
-                    api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
-                    out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
-                            + "(%s, %s disks)%n",
-                        library.store().catalog().size()
-                            - library.store().catalog().withPrefix(PlayerFiles.FOLDER).size(),
-                        library.store().disks().size(),
-                        library.store().disks().size() == 1 ? "" : "s", http.address().getHostString(),
-                        http.address().getPort(), streams.address().getHostString(), streams.address().getPort(),
-                        HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
-                    out.printf("admin API at %s/api/v1/ (dashboard %s/admin/, metrics %s/metrics); %s%n",
-                        adminServer.url(), adminServer.url(), adminServer.url(), tokens.adminFile() == null
-                            ? "the admin token is $" + AdminTokens.ADMIN_ENV
-                            : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
-                                + tokens.adminFile());
-                    out.flush();
-                    AdminUrlFile.write(library.dataFolder(), adminServer.url());
-                    try {
-                        stopped.await();
-                    } finally {
-                        AdminUrlFile.delete(library.dataFolder());
-                    }
-                    api.draining();
-                    streams.endStreams();
+            RondoServer.Context context = new RondoServer.Context()
+                .config(settings)
+                .library(library)
+                .models(byDisk::get)
+                .emulate(emulate)
+                .httpAddress(new InetSocketAddress(address, port))
+                .streamAddress(new InetSocketAddress(address, streamPort))
+                .adminAddress(new InetSocketAddress(admin.address(), adminPort))
+                .tokens(tokens)
+                .nanoClock(SystemClocks.nanoClock())
+                .epochClock(SystemClocks.epochClock())
+                .clock(SystemClocks.utc());
+            try (RondoServer server = RondoServer.start(context)) {
+                InetSocketAddress http = server.http().address();
+                InetSocketAddress streams = server.streams().address();
+                String adminUrl = server.admin().url();
+                out.printf("Rondo serving %d objects from %d disk%s at http://%s:%d/ and rondo://%s:%d/ "
+                        + "(%s, %s disks)%n",
+                    library.store().catalog().size()
+                        - library.store().catalog().withPrefix(PlayerFiles.FOLDER).size(),
+                    library.store().disks().size(), library.store().disks().size() == 1 ? "" : "s",
+                    http.getHostString(), http.getPort(), streams.getHostString(), streams.getPort(),
+                    HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
+                out.printf("admin API at %s/api/v1/ (dashboard %s/admin/, metrics %s/metrics); %s%n",
+                    adminUrl, adminUrl, adminUrl, tokens.adminFile() == null
+                        ? "the admin token is $" + AdminTokens.ADMIN_ENV
+                        : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
+                            + tokens.adminFile());
+                out.flush();
+                AdminUrlFile.write(library.dataFolder(), adminUrl);
+                try {
+                    stopped.await();
+                } finally {
+                    AdminUrlFile.delete(library.dataFolder());
                 }
+                server.drain();
             }
         }
-    }
-
-    private static String url(String scheme, InetSocketAddress address) {
-        String host = address.getHostString();
-        return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort() + "/";
     }
 
     /** The shutdown hook waits (a bounded time) for the server to close before the JVM halts. */

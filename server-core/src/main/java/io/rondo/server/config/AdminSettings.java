@@ -21,6 +21,8 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
 
     /** {@code admin.address}. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
+    /** {@code admin.metricsPublic}: {@code /metrics} takes a token. */
+    public static final boolean DEFAULT_METRICS_PUBLIC = false;
     /** {@code admin.maxUpload}. */
     public static final long DEFAULT_MAX_UPLOAD = 64L << 30;
 
@@ -35,9 +37,19 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
         }
     }
 
+    /** The section as written: what it says, the defaults for the rest. */
+    static AdminSettings read(Section written) {
+        Tls tls = Settings.orDefault(written.tls(), Tls.EMPTY);
+        return new AdminSettings(Settings.orDefault(written.address(), DEFAULT_ADDRESS),
+            Settings.path(written.tokenFile()), Settings.path(written.readTokenFile()),
+            Settings.orDefault(written.metricsPublic(), DEFAULT_METRICS_PUBLIC),
+            written.maxUpload() == null ? DEFAULT_MAX_UPLOAD : ByteSizes.parse(written.maxUpload(), "admin.maxUpload"),
+            Settings.path(tls.cert()), Settings.path(tls.key()));
+    }
+
     /** Every key at its default. */
     public static AdminSettings defaults() {
-        return new AdminSettings(DEFAULT_ADDRESS, null, null, false, DEFAULT_MAX_UPLOAD, null, null);
+        return new AdminSettings(DEFAULT_ADDRESS, null, null, DEFAULT_METRICS_PUBLIC, DEFAULT_MAX_UPLOAD, null, null);
     }
 
     /** True if the admin port speaks TLS. */
@@ -48,5 +60,19 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
     /** The same settings listening on {@code other}. */
     public AdminSettings withAddress(String other) {
         return new AdminSettings(other, tokenFile, readTokenFile, metricsPublic, maxUploadBytes, tlsCert, tlsKey);
+    }
+
+    /**
+     * {@code admin:} as the file writes it; a key left out is null. Its connection limits are read
+     * by {@link ConnectionSettings}.
+     */
+    record Section(String address, String tokenFile, String readTokenFile, Boolean metricsPublic, String maxUpload,
+                   Tls tls, String maxConnections, String maxConnectionsPerAddress) {
+        static final Section EMPTY = new Section(null, null, null, null, null, null, null, null);
+    }
+
+    /** {@code admin.tls:} as the file writes it; a key left out is null. */
+    record Tls(String cert, String key) {
+        static final Tls EMPTY = new Tls(null, null);
     }
 }

@@ -54,6 +54,35 @@ public record ConnectionSettings(int http, int httpPerAddress, int streams, int 
     }
 
     /**
+     * The {@code maxConnections} and {@code maxConnectionsPerAddress} keys of the three sections as
+     * written, for this process's descriptor limit.
+     */
+    static ConnectionSettings read(HttpSettings.Section http, StreamSettings.Section streams,
+                                   AdminSettings.Section admin) {
+        return auto(maxDescriptors(),
+            connections(http.maxConnections(), "http.maxConnections"),
+            connections(http.maxConnectionsPerAddress(), "http.maxConnectionsPerAddress"),
+            connections(streams.maxConnections(), "streams.maxConnections"),
+            connections(streams.maxConnectionsPerAddress(), "streams.maxConnectionsPerAddress"),
+            connections(admin.maxConnections(), "admin.maxConnections"),
+            connections(admin.maxConnectionsPerAddress(), "admin.maxConnectionsPerAddress"));
+    }
+
+    /** A connection limit as written: a whole number, or null for {@code auto} (or not written). */
+    private static Integer connections(String text, String key) {
+        if (text == null || text.equals(RondoConfig.AUTO)) {
+            return null;
+        }
+        try {
+            int value = Integer.parseInt(text.strip());
+            Settings.positive(value, key);
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a positive whole number or auto, was '" + text + "'", e);
+        }
+    }
+
+    /**
      * The limits for {@code descriptors} file descriptors, each given value as it is and each null
      * one ({@code auto}) as its share: HTTP half of them, streams three tenths (one address may take
      * them all: a load test or a relay), admin a twentieth from 16 to 256; HTTP 1024 an address and

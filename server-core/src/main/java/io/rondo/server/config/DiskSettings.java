@@ -27,6 +27,13 @@ public record DiskSettings(int maxReadBytes, int queueCapacity, int generatorQue
         Settings.positive(generatorQueueCapacity, "scheduler.generatorQueue");
     }
 
+    /** The disks' keys of {@code scheduler:} as written: what they say, the defaults for the rest. */
+    static DiskSettings read(SchedulerSettings.Section written) {
+        return new DiskSettings(Settings.size(written.maxRead(), "scheduler.maxRead", DEFAULT_MAX_READ),
+            Settings.orDefault(written.queue(), DEFAULT_QUEUE),
+            Settings.orDefault(written.generatorQueue(), DEFAULT_GENERATOR_QUEUE));
+    }
+
     /** Every key at its default. */
     public static DiskSettings defaults() {
         return new DiskSettings(DEFAULT_MAX_READ, DEFAULT_QUEUE, DEFAULT_GENERATOR_QUEUE);

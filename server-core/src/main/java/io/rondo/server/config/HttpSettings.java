@@ -48,8 +48,7 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
      * live, and at least 16 MiB.
      */
     public static final long DEFAULT_HOT_OBJECTS_TOTAL =
-        MemoryBudget.autoHotObjects(DirectMemory.maxBytes(),
-            (long) (DirectMemory.maxBytes() * RondoConfig.AUTO_CEILING_SHARE));
+        MemoryBudget.autoHotObjects(DirectMemory.maxBytes(), BufferSettings.autoCeilingBytes());
 
     /** Checks every limit once. */
     public HttpSettings {
@@ -64,6 +63,26 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
         Settings.waterMarks(writeBufferLowBytes, writeBufferHighBytes, "http");
     }
 
+    /**
+     * The section as written: what it says, the defaults for the rest; {@code hotObjectsTotal: auto}
+     * beside a buffer ceiling of {@code buffersCeilingBytes}.
+     */
+    static HttpSettings read(Section written, long buffersCeilingBytes) {
+        return new HttpSettings(
+            Settings.size(written.maxRequestLine(), "http.maxRequestLine", DEFAULT_MAX_REQUEST_LINE),
+            Settings.size(written.maxHeaders(), "http.maxHeaders", DEFAULT_MAX_HEADERS),
+            Settings.size(written.maxBody(), "http.maxBody", DEFAULT_MAX_BODY),
+            Settings.orDefault(written.idleTimeoutSeconds(), DEFAULT_IDLE_TIMEOUT_SECONDS),
+            Settings.duration(written.headerTimeout(), "http.headerTimeout", DEFAULT_HEADER_TIMEOUT_MS),
+            Settings.orDefault(written.maxRanges(), DEFAULT_MAX_RANGES),
+            Settings.size(written.writeBufferLow(), "http.writeBufferLow", DEFAULT_WRITE_BUFFER_LOW),
+            Settings.size(written.writeBufferHigh(), "http.writeBufferHigh", DEFAULT_WRITE_BUFFER_HIGH),
+            Settings.size(written.hotObjectMax(), "http.hotObjectMax", DEFAULT_HOT_OBJECT_MAX),
+            written.hotObjectsTotal() == null || written.hotObjectsTotal().equals(RondoConfig.AUTO)
+                ? MemoryBudget.autoHotObjects(DirectMemory.maxBytes(), buffersCeilingBytes)
+                : ByteSizes.parse(written.hotObjectsTotal(), "http.hotObjectsTotal"));
+    }
+
     /** Every key at its default. */
     public static HttpSettings defaults() {
         return new HttpSettings(DEFAULT_MAX_REQUEST_LINE, DEFAULT_MAX_HEADERS, DEFAULT_MAX_BODY,
@@ -75,5 +94,17 @@ public record HttpSettings(int maxRequestLineBytes, int maxHeaderBytes, int maxB
     public HttpSettings withHeaderTimeoutMs(long timeoutMs) {
         return new HttpSettings(maxRequestLineBytes, maxHeaderBytes, maxBodyBytes, idleTimeoutSeconds, timeoutMs,
             maxRanges, writeBufferLowBytes, writeBufferHighBytes, hotObjectMaxBytes, hotObjectsTotalBytes);
+    }
+
+    /**
+     * {@code http:} as the file writes it; a key left out is null. Its connection limits are read
+     * by {@link ConnectionSettings}.
+     */
+    record Section(String maxRequestLine, String maxHeaders, String maxBody, Integer idleTimeoutSeconds,
+                   String headerTimeout, Integer maxRanges, String writeBufferLow, String writeBufferHigh,
+                   String hotObjectMax, String hotObjectsTotal, String maxConnections,
+                   String maxConnectionsPerAddress) {
+        static final Section EMPTY = new Section(null, null, null, null, null, null, null, null, null, null, null,
+            null);
     }
 }

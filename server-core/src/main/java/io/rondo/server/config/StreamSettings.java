@@ -73,6 +73,19 @@ public record StreamSettings(int writeBufferLowBytes, int writeBufferHighBytes, 
         allowedOrigins = List.copyOf(allowedOrigins);
     }
 
+    /** The section as written: what it says, the defaults for the rest. */
+    static StreamSettings read(Section written) {
+        return new StreamSettings(
+            Settings.size(written.writeBufferLow(), "streams.writeBufferLow", DEFAULT_WRITE_BUFFER_LOW),
+            Settings.size(written.writeBufferHigh(), "streams.writeBufferHigh", DEFAULT_WRITE_BUFFER_HIGH),
+            Settings.orDefault(written.initSegmentsKept(), DEFAULT_INIT_SEGMENTS_KEPT),
+            Settings.duration(written.clientTimeout(), "streams.clientTimeout", DEFAULT_CLIENT_TIMEOUT_MS),
+            Settings.duration(written.openTimeout(), "streams.openTimeout", DEFAULT_OPEN_TIMEOUT_MS),
+            Settings.size(written.maxClientFrame(), "streams.maxClientFrame", DEFAULT_MAX_CLIENT_FRAME),
+            Settings.orDefault(written.maxUnansweredSeeks(), DEFAULT_MAX_UNANSWERED_SEEKS),
+            Settings.orDefault(written.allowedOrigins(), DEFAULT_ALLOWED_ORIGINS));
+    }
+
     /** Every key at its default. */
     public static StreamSettings defaults() {
         return new StreamSettings(DEFAULT_WRITE_BUFFER_LOW, DEFAULT_WRITE_BUFFER_HIGH, DEFAULT_INIT_SEGMENTS_KEPT,
@@ -90,5 +103,15 @@ public record StreamSettings(int writeBufferLowBytes, int writeBufferHighBytes, 
     public StreamSettings withAllowedOrigins(List<String> origins) {
         return new StreamSettings(writeBufferLowBytes, writeBufferHighBytes, initSegmentsKept, clientTimeoutMs,
             openTimeoutMs, maxClientFrameBytes, maxUnansweredSeeks, origins);
+    }
+
+    /**
+     * {@code streams:} as the file writes it; a key left out is null. Its connection limits are
+     * read by {@link ConnectionSettings}.
+     */
+    record Section(String writeBufferLow, String writeBufferHigh, Integer initSegmentsKept, String clientTimeout,
+                   String openTimeout, String maxClientFrame, Integer maxUnansweredSeeks, List<String> allowedOrigins,
+                   String maxConnections, String maxConnectionsPerAddress) {
+        static final Section EMPTY = new Section(null, null, null, null, null, null, null, null, null, null);
     }
 }

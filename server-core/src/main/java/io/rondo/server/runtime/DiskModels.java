@@ -6,7 +6,7 @@ import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.DiskProfiler;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.ByteSizes;
-import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.StorageSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -85,7 +85,7 @@ public final class DiskModels {
     public List<Choice> choose(String setting, String origin, List<StorageDisk> disks, boolean emulate,
                                Listener listener) {
         List<Choice> choices = new ArrayList<>();
-        if (!RondoConfig.MEASURED_DISK_PROFILE.equals(setting)) {
+        if (!StorageSettings.MEASURED_DISK_PROFILE.equals(setting)) {
             DiskProfile profile = DiskProfile.resolve(setting);
             for (StorageDisk disk : disks) {
                 choices.add(new Choice(disk.name(), disk.root(), profile, Source.NAMED,

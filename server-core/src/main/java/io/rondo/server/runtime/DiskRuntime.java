@@ -20,13 +20,14 @@ import io.rondo.scheduler.exec.IoCompletion;
 import io.rondo.scheduler.exec.IoTask;
 import io.rondo.scheduler.exec.PooledBuffer;
 import io.rondo.scheduler.exec.RoundClock;
+import io.rondo.scheduler.exec.ThreadingMode;
 import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.policy.SchedulingPolicy;
 import io.rondo.server.config.DiskSettings;
 import io.rondo.server.observe.DiskWatch;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.EpochClock;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -61,7 +62,7 @@ public final class DiskRuntime implements AutoCloseable {
     private final BufferPool buffers;
     private final Generator generator;
     private final List<DiskExecutor> executors = new ArrayList<>();
-    private final AgentThreads threads = new AgentThreads();
+    private final AgentThreads threads;
     private final DiskIo io;
     private final NanoClock clock;
     private final Function<StoredFile, Path> paths;
@@ -118,83 +119,161 @@ public final class DiskRuntime implements AutoCloseable {
     }
 
     /**
-     * Disks that all share one model.
-     *
-     * @param storage   the disks, by name
-     * @param paths     where a stored file is
-     * @param policy    the scheduling policy
-     * @param model     the disk model the schedulers estimate with
-     * @param roundNs   the round length
-     * @param bufferCeilingBytes the buffer pool's ceiling
-     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
-     * @param io        the disk reader
-     * @param device    wraps each disk's device (tests inject faults or checks here)
+     * What a {@link DiskRuntime} is built from, named one by one: the disks and where their files
+     * are, their models, the round, the buffer ceiling, how IO is done, the clocks and the
+     * threading mode. Everything but the disks, their models and the clocks has a default.
      */
-    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
-                       DiskProfile model, long roundNs, long bufferCeilingBytes, boolean emulate, DiskIo io,
-                       Function<BlockDevice, BlockDevice> device) throws IOException {
-        this(storage, paths, policy, disk -> model, roundNs, bufferCeilingBytes, emulate, io, device);
+    public static final class Options {
+        private final List<StorageDisk> storage;
+        private final Function<StoredFile, Path> paths;
+        private SchedulingPolicy policy = SchedulingPolicy.DEFAULT;
+        private Function<String, DiskProfile> models;
+        private long roundNs = TimeUnit.SECONDS.toNanos(1);
+        private long bufferCeilingBytes = 64L << 20;
+        private boolean emulate;
+        private DiskIo io;
+        private Function<BlockDevice, BlockDevice> device = Function.identity();
+        private DiskSettings settings = DiskSettings.defaults();
+        private NanoClock nanoClock;
+        private EpochClock epochClock;
+        private ThreadingMode threadingMode = ThreadingMode.DEDICATED;
+        private Waiter waiter;
+
+        private Options(List<StorageDisk> storage, Function<StoredFile, Path> paths) {
+            this.storage = List.copyOf(storage);
+            this.paths = paths;
+        }
+
+        /** The scheduling policy (default: the mixed dynamically incremental SCAN). */
+        public Options policy(SchedulingPolicy policy) {
+            this.policy = policy;
+            return this;
+        }
+
+        /** One model for every disk. */
+        public Options model(DiskProfile model) {
+            return models(disk -> model);
+        }
+
+        /**
+         * Each disk's model, by the disk's name: what its scheduler estimates with, admission
+         * control judges by, and an emulated disk keeps time by.
+         */
+        public Options models(Function<String, DiskProfile> models) {
+            this.models = models;
+            return this;
+        }
+
+        /** The round's length (default: 1 s). */
+        public Options roundNs(long roundNs) {
+            this.roundNs = roundNs;
+            return this;
+        }
+
+        /** The buffer pool's ceiling (default: 64 MiB). */
+        public Options bufferCeilingBytes(long bytes) {
+            this.bufferCeilingBytes = bytes;
+            return this;
+        }
+
+        /** True: disks complete IOs when the model says (real bytes, emulated timing). Default false. */
+        public Options emulate(boolean emulate) {
+            this.emulate = emulate;
+            return this;
+        }
+
+        /** The disk reader (default: {@link DiskIo#best()}). */
+        public Options diskIo(DiskIo io) {
+            this.io = io;
+            return this;
+        }
+
+        /** Wraps each disk's device: tests inject faults or checks here (default: none). */
+        public Options device(Function<BlockDevice, BlockDevice> device) {
+            this.device = device;
+            return this;
+        }
+
+        /** The largest read and the queues' capacities (default: {@link DiskSettings#defaults()}). */
+        public Options settings(DiskSettings settings) {
+            this.settings = settings;
+            return this;
+        }
+
+        /** The clocks every agent reads: monotonic for rounds and deadlines, epoch for timestamps. */
+        public Options clocks(NanoClock nanoClock, EpochClock epochClock) {
+            this.nanoClock = nanoClock;
+            this.epochClock = epochClock;
+            return this;
+        }
+
+        /**
+         * Threads of their own ({@link ThreadingMode#DEDICATED}, the default) or stepped by the
+         * caller with {@link DiskRuntime#invoke()} ({@link ThreadingMode#INVOKER}).
+         */
+        public Options threadingMode(ThreadingMode mode) {
+            this.threadingMode = mode;
+            return this;
+        }
+
+        /**
+         * How an emulated disk waits for the model's completion time (default: for real on the
+         * nano clock; a stepped test passes {@link Waiter#advancing}).
+         */
+        public Options waiter(Waiter waiter) {
+            this.waiter = waiter;
+            return this;
+        }
+
+        private void conclude() {
+            if (models == null) {
+                throw new IllegalStateException("no disk model: set model(...) or models(...)");
+            }
+            if (nanoClock == null || epochClock == null) {
+                throw new IllegalStateException("no clocks: set clocks(...)");
+            }
+            if (roundNs <= 0) {
+                throw new IllegalArgumentException("the round must be longer than 0 ns, was " + roundNs);
+            }
+            if (io == null) {
+                io = DiskIo.best();
+            }
+            if (waiter == null) {
+                waiter = Waiter.realTime(nanoClock);
+            }
+        }
     }
 
-    /**
-     * Disks each with its own model: the profile measured on its device, or the one configured.
-     *
-     * @param storage   the disks, by name
-     * @param paths     where a stored file is
-     * @param policy    the scheduling policy
-     * @param models    each disk's model, by the disk's name: what its scheduler estimates with,
-     *                  admission control judges by, and an emulated disk keeps time by
-     * @param roundNs   the round length
-     * @param bufferCeilingBytes the buffer pool's ceiling
-     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
-     * @param io        the disk reader
-     * @param device    wraps each disk's device (tests inject faults or checks here)
-     */
-    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
-                       Function<String, DiskProfile> models, long roundNs, long bufferCeilingBytes, boolean emulate,
-                       DiskIo io, Function<BlockDevice, BlockDevice> device) throws IOException {
-        this(storage, paths, policy, models, roundNs, bufferCeilingBytes, emulate, io, device, DiskSettings.defaults());
+    /** Options for the disks {@code storage}, whose files are where {@code paths} says. */
+    public static Options options(List<StorageDisk> storage, Function<StoredFile, Path> paths) {
+        return new Options(storage, paths);
     }
 
-    /**
-     * Disks each with its own model, with the run-time limits {@code settings} gives.
-     *
-     * @param storage   the disks, by name
-     * @param paths     where a stored file is
-     * @param policy    the scheduling policy
-     * @param models    each disk's model, by the disk's name
-     * @param roundNs   the round length
-     * @param bufferCeilingBytes the buffer pool's ceiling
-     * @param emulate   true: disks complete IOs when the model says (real bytes, emulated timing)
-     * @param io        the disk reader
-     * @param device    wraps each disk's device (tests inject faults or checks here)
-     * @param settings  the largest read, and the queues' capacities
-     */
-    public DiskRuntime(List<StorageDisk> storage, Function<StoredFile, Path> paths, SchedulingPolicy policy,
-                       Function<String, DiskProfile> models, long roundNs, long bufferCeilingBytes, boolean emulate,
-                       DiskIo io, Function<BlockDevice, BlockDevice> device, DiskSettings settings)
-        throws IOException {
-        this.io = io;
-        this.maxReadBytes = settings.maxReadBytes();
-        this.paths = paths;
-        this.clock = SystemNanoClock.INSTANCE;
-        this.buffers = new BufferPool(bufferCeilingBytes);
-        this.generator = new Generator(settings.generatorQueueCapacity());
-        this.roundNs = roundNs;
+    /** The disks as {@code options} say; their agents start with {@link #start()}. */
+    public DiskRuntime(Options options) throws IOException {
+        options.conclude();
+        this.io = options.io;
+        this.maxReadBytes = options.settings.maxReadBytes();
+        this.paths = options.paths;
+        this.clock = options.nanoClock;
+        this.threads = new AgentThreads(options.threadingMode);
+        this.buffers = new BufferPool(options.bufferCeilingBytes);
+        this.generator = new Generator(options.settings.generatorQueueCapacity());
+        this.roundNs = options.roundNs;
         this.originNs = clock.nanoTime();
-        long originEpochNs = System.currentTimeMillis() * 1_000_000L;
-        for (StorageDisk disk : storage) {
-            DiskProfile model = models.apply(disk.name());
+        long originEpochNs = options.epochClock.time() * 1_000_000L;
+        for (StorageDisk disk : options.storage) {
+            DiskProfile model = options.models.apply(disk.name());
             if (model == null) {
                 throw new IllegalArgumentException("no disk model for disk " + disk.name());
             }
             DiskWatch watch = new DiskWatch(disk.name(), originNs, roundNs, originEpochNs, 2 * roundNs);
-            DiskScheduler scheduler = new DiskScheduler(policy, model, roundNs, 0, watch);
-            BlockDevice base = emulate
-                ? new EmulatedDisk(BlockDevice.direct(), model, clock, Waiter.realTime(clock), disk.name().hashCode())
+            DiskScheduler scheduler = new DiskScheduler(options.policy, model, roundNs, 0, watch);
+            BlockDevice base = options.emulate
+                ? new EmulatedDisk(BlockDevice.direct(), model, clock, options.waiter, disk.name().hashCode())
                 : BlockDevice.direct();
-            DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, device.apply(base), buffers, clock,
-                settings.queueCapacity());
+            DiskExecutor executor = new DiskExecutor(disk.name(), scheduler, options.device.apply(base), buffers, clock,
+                options.settings.queueCapacity());
             executors.add(executor);
             disks.put(disk.name(), new Disk(disk.name(), executor, model, deviceBytes(disk.root(), io), watch));
         }
@@ -449,7 +528,10 @@ public final class DiskRuntime implements AutoCloseable {
         return disks.values().iterator().next().watch().boundNs();
     }
 
-    /** Starts the agents, each on its own thread: the generator, one executor per disk, the round clock. */
+    /**
+     * Starts the agents: the generator, one executor per disk, the round clock, each on its own
+     * thread, or, in the invoker mode, ready for {@link #invoke()}.
+     */
     public DiskRuntime start() {
         threads.start(generator, generator.idleStrategy(clock));
         for (DiskExecutor executor : executors) {
@@ -457,6 +539,22 @@ public final class DiskRuntime implements AutoCloseable {
         }
         threads.start(roundClock, roundClock.idleStrategy());
         return this;
+    }
+
+    /**
+     * One duty cycle of the generator, each disk's executor and the round clock, in that order
+     * ({@link ThreadingMode#INVOKER} only): a read asked for is turned into a D-request, done, and a
+     * round that is due is started.
+     *
+     * @return the work done: 0 when none had any
+     */
+    public int invoke() {
+        return threads.invoke();
+    }
+
+    /** How the disks' agents are run. */
+    public ThreadingMode threadingMode() {
+        return threads.mode();
     }
 
     public BufferPool buffers() {

@@ -104,7 +104,7 @@ public final class StreamServer implements AutoCloseable {
             disks.watch(disk).feedRounds(round -> admission.roundEnded(disk, round));
         }
         StreamSender sender = new StreamSender(disks.clock(), StreamSender.MAX_STREAMS);
-        AgentThreads threads = new AgentThreads();
+        AgentThreads threads = new AgentThreads(disks.threadingMode());
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
         BiFunction<Directory, DiskRuntime, StreamSession> sessions = (objects, reader) -> new StreamSession(
@@ -136,6 +136,16 @@ public final class StreamServer implements AutoCloseable {
             throw e;
         }
         return new StreamServer(group, channel, registry, admission, sender, threads, settings, sessions);
+    }
+
+    /**
+     * One duty cycle of the sender, in the {@link io.rondo.scheduler.exec.ThreadingMode#INVOKER
+     * invoker} mode (the disks' mode).
+     *
+     * @return the work done: 0 when no fragment was due
+     */
+    public int invoke() {
+        return threads.invoke();
     }
 
     public InetSocketAddress address() {

@@ -1,14 +1,13 @@
 package io.rondo.server.admin;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
-import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.ServerMetrics;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
-import io.rondo.server.observe.Observation;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -25,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A running server's admin port over a small real library, as {@code rondo serve} wires it: the
@@ -81,15 +79,16 @@ final class AdminFixture implements AutoCloseable {
             c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(folder.resolve("t.txt"), "text"), "/t.txt", null,
             0), c -> { });
-        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+        DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults(), SystemClocks.epochClock());
         RondoMetrics metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
-        Observation.bind(metrics, events, disks, streams, 1800);
+        ServerMetrics.bind(metrics, events, disks, streams, 1800);
         PolicyControl policy = new PolicyControl(disks, streams.admission(), events, "mixed-incremental-scan", 1800);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, metricsPublic, Clock.systemUTC());
         AdminRouter router = api.routes(new AdminRouter());

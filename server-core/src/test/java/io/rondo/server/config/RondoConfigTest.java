@@ -32,17 +32,17 @@ class RondoConfigTest {
         assertEquals("mixed-incremental-scan", config.policy());
         assertEquals("mixed-incremental-scan", config.schedulingPolicy().name());
         assertEquals(1000, config.roundMs());
-        assertEquals("auto", config.buffersCeiling());
-        assertTrue(config.buffersCeilingAuto());
+        assertEquals("auto", config.bufferSettings().ceiling());
+        assertTrue(config.bufferSettings().auto());
         assertEquals(DirectMemory.maxBytes() / 2, config.buffersCeilingBytes(), 1);
-        assertEquals("unlimited", config.networkCapacity());
+        assertEquals("unlimited", config.networkSettings().capacity());
         assertEquals(AdmissionConfig.UNLIMITED_NETWORK, config.admissionConfig().networkBitsPerSecond());
         assertEquals(DiskSettings.defaults(), config.diskSettings());
         assertEquals(HttpSettings.defaults(), config.httpSettings());
         assertEquals(StreamSettings.defaults(), config.streamSettings());
         assertEquals(AdminSettings.defaults(), config.adminSettings());
         assertEquals(ConnectionSettings.defaults(), config.connectionSettings());
-        assertEquals("auto", config.responseBound());
+        assertEquals("auto", config.discreteSettings().responseBound());
         assertEquals(1800, config.responseBoundMs(), "a round plus the streams' 80 % of the next");
     }
 

@@ -1,7 +1,7 @@
 package io.rondo.server.http;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.DiskSettings;
 import io.rondo.server.config.RondoConfig;
@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.function.Function;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,10 +37,10 @@ class BusyDisksTest {
     @Test
     void aReadRefusedForAFullQueueIs503WithRetryAfterAndTheConnectionServesOn() throws Exception {
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
-             DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-                 RondoConfig.defaults().schedulingPolicy(), disk -> DiskProfile.paperDisk(), 1_000_000_000L,
-                 64L << 20, false, DiskIo.best(), Function.identity(),
-                 new DiskSettings(DiskSettings.DEFAULT_MAX_READ, 1, 1))) {
+             DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                     .model(DiskProfile.paperDisk())
+                     .settings(new DiskSettings(DiskSettings.DEFAULT_MAX_READ, 1, 1))
+                     .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()))) {
             library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "some text"),
                 "/a.txt", null, 0), c -> { });
             try (HttpServer server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(),

@@ -2,10 +2,10 @@ package io.rondo.server.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
@@ -55,12 +55,13 @@ class HotObjectsTest {
     @BeforeAll
     static void serve() throws Exception {
         library = Library.open(RondoConfig.defaults(), temp.resolve("data"));
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
-            DiskIo.best(), device -> (request, task, scratch) -> {
-                READS.incrementAndGet();
-                return device.read(request, task, scratch);
-            }).start();
+        disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .device(device -> (request, task, scratch) -> {
+                    READS.incrementAndGet();
+                    return device.read(request, task, scratch);
+                })
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
         hot = new HotObjects(MAX_OBJECT, HttpSettings.DEFAULT_HOT_OBJECTS_TOTAL);
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, null, hot);
     }

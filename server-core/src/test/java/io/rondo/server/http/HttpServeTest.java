@@ -1,8 +1,8 @@
 package io.rondo.server.http;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
@@ -64,12 +64,13 @@ class HttpServeTest {
         Path clipFile = Files.write(temp.resolve("clip.webm"), clip);
         clip = io.rondo.server.StoredCopy.of(clipFile);
         library.ingest().ingest(new IngestRequest(clipFile, "/videos/clip 1.webm", null, 0), c -> { });
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
-            DiskIo.best(), device -> (request, task, scratch) -> {
-                READ_THREADS.add(Thread.currentThread().getName());
-                return device.read(request, task, scratch);
-            }).start();
+        disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .device(device -> (request, task, scratch) -> {
+                    READ_THREADS.add(Thread.currentThread().getName());
+                    return device.read(request, task, scratch);
+                })
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
     }
 

@@ -2,10 +2,10 @@ package io.rondo.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,9 +61,9 @@ class PlayerServingTest {
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "text"), "/docs/a.txt",
             null, 0), c -> { });
         assertEquals(16, PlayerFiles.install(library).size(), "the player's sixteen files go into a new library");
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
-            DiskIo.best(), Function.identity()).start();
+        disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
         server = HttpServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks);
     }
 

@@ -1,9 +1,9 @@
 package io.rondo.server.http;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import java.util.function.Function;
 
 /**
  * A small real library in a temporary folder, read through a real {@link DiskRuntime} on the
@@ -36,9 +35,9 @@ final class TestLibrary implements AutoCloseable {
     /** A new, empty library under {@code folder}; its disks are not started. */
     static TestLibrary open(Path folder) throws IOException {
         Library library = Library.open(RondoConfig.defaults(), folder.resolve("data"));
-        DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, false,
-            DiskIo.best(), Function.identity());
+        DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         return new TestLibrary(folder, library, disks);
     }
 

@@ -1,14 +1,13 @@
 package io.rondo.server.stream;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
-import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.http.HotObjects;
@@ -33,7 +32,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -70,9 +68,12 @@ class ServingUnderLoadTest {
             library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("d.bin"), doc), "/doc.bin", null, 0),
                 c -> { });
             DiskProfile paper = DiskProfile.paperDisk();
-            try (DiskRuntime disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-                     RondoConfig.defaults().schedulingPolicy(), paper, 1_000_000_000L, 256L << 20, true,
-                     DiskIo.best(), Function.identity());
+            try (DiskRuntime disks = new DiskRuntime(
+                     DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                    .model(paper)
+                    .bufferCeilingBytes(256L << 20)
+                    .emulate(true)
+                    .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
                  StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
                      library.directory(), disks, RondoConfig.defaults().admissionConfig(),
                      SystemClocks.epochClock());

@@ -1,5 +1,6 @@
 package io.rondo.server.stream;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
 import io.rondo.client.protocol.Accept;
@@ -9,10 +10,8 @@ import io.rondo.client.protocol.RejectReason;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.ContinuousRequest;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
-import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskRuntime;
@@ -71,9 +70,11 @@ class StreamServeTest {
         library.ingest().ingest(new IngestRequest(clipFile, "/clip.webm", null, 0), c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("t.txt"), "text"), "/t.txt", null, 0),
             c -> { });
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), device);
+        disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .device(device)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission,
             SystemClocks.epochClock());
         disks.start();

@@ -2,6 +2,7 @@ package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.Accept;
@@ -9,9 +10,8 @@ import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
-import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.ServerMetrics;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
@@ -22,9 +22,9 @@ import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.SchedulerSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
-import io.rondo.server.observe.Observation;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
@@ -49,7 +49,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
@@ -93,15 +92,17 @@ class AdminCommandTest {
             Files.copy(in, clip);
         }
         library.ingest().ingest(new IngestRequest(clip, "/clip.webm", null, 0), copied -> { });
-        disks = running(new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), 1_000_000_000L, 64L << 20, true,
-            DiskIo.best(), Function.identity()));
+        disks = running(new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .emulate(true)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())));
         streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
             AdmissionConfig.defaults(), SystemClocks.epochClock()));
         metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
-        Observation.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
-        policy = new PolicyControl(disks, streams.admission(), events, RondoConfig.DEFAULT_POLICY, RESPONSE_BOUND_MS);
+        ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
+        policy = new PolicyControl(disks, streams.admission(), events, SchedulerSettings.DEFAULT_POLICY,
+            RESPONSE_BOUND_MS);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, Clock.systemUTC());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
             .routes(api.routes(new AdminRouter()));
@@ -150,7 +151,7 @@ class AdminCommandTest {
     void policyListsEverySettingAsKeyEqualsValue() {
         assertEquals(0, admin("policy"), stderr.toString());
         String out = stdout.toString();
-        assertTrue(out.contains("scheduler.policy = " + RondoConfig.DEFAULT_POLICY + "\n"), out);
+        assertTrue(out.contains("scheduler.policy = " + SchedulerSettings.DEFAULT_POLICY + "\n"), out);
         assertTrue(out.contains("scheduler.roundMs = 1000\n"), out);
         assertTrue(out.contains("discrete.responseBoundMs = " + RESPONSE_BOUND_MS + "\n"), out);
         assertTrue(out.contains("network.capacityBitsPerSecond = unlimited\n"), out);
@@ -160,8 +161,8 @@ class AdminCommandTest {
     @Test
     void setChangesTheSchedulingPolicyAndTheDiskTakesItAtTheNextRound() throws Exception {
         assertEquals(0, admin("set", "scheduler.policy=mixed-gated-scan"), stderr.toString());
-        assertTrue(stdout.toString().contains("scheduler.policy = mixed-gated-scan, was " + RondoConfig.DEFAULT_POLICY
-            + "\n"), stdout.toString());
+        assertTrue(stdout.toString().contains("scheduler.policy = mixed-gated-scan, was "
+            + SchedulerSettings.DEFAULT_POLICY + "\n"), stdout.toString());
         assertTrue(stdout.toString().endsWith("applies from the next round\n"), stdout.toString());
 
         assertEquals("mixed-gated-scan", json("policy").path("scheduler").path("policy").asText());
@@ -199,7 +200,7 @@ class AdminCommandTest {
             + "scheduler.policy, "), stderr.toString());
         assertTrue(stderr.toString().contains("buffers.ceiling (512M)"), stderr.toString());
         assertEquals(etag, policy.etag(), "the policy was not changed");
-        assertEquals(RondoConfig.DEFAULT_POLICY, policy.current().scheduler().policy());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, policy.current().scheduler().policy());
 
         assertEquals(2, rondo("admin", "--url", "http://127.0.0.1:" + closedPort(), "--token-file",
             adminTokenFile.toString(), "set", "buffers.size=1G"), "judged before any connection: " + stderr);
@@ -220,7 +221,7 @@ class AdminCommandTest {
             "scheduler.policy=mixed-gated-scan"));
         assertEquals("rondo admin set: the server answered 403 Forbidden: this needs the admin token; the read token "
             + "only reads\n", stderr.toString());
-        assertEquals(RondoConfig.DEFAULT_POLICY, policy.current().scheduler().policy());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, policy.current().scheduler().policy());
     }
 
     @Test
@@ -274,7 +275,8 @@ class AdminCommandTest {
     void jsonPrintsTheApisJsonWhereverTheOptionIsGiven() throws Exception {
         assertEquals(0, admin("--json", "policy"), stderr.toString());
         JsonNode before = JSON.readTree(stdout.toString());
-        assertEquals(RondoConfig.DEFAULT_POLICY, before.path("scheduler").path("policy").asText(), before.toString());
+        assertEquals(SchedulerSettings.DEFAULT_POLICY, before.path("scheduler").path("policy").asText(),
+            before.toString());
 
         JsonNode disk = json("disks").path("items").get(0);
         assertEquals(library.store().disks().get(0).name(), disk.path("name").asText(), disk.toString());

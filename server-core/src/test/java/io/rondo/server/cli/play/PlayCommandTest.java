@@ -1,12 +1,11 @@
 package io.rondo.server.cli.play;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.scheduler.admission.AdmissionConfig;
-import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
-import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
@@ -36,7 +35,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
@@ -78,9 +76,11 @@ class PlayCommandTest {
         Path clipFile = Files.write(temp.resolve("c.webm"), clip);
         clip = io.rondo.server.StoredCopy.of(clipFile);
         library.ingest().ingest(new IngestRequest(clipFile, "/clip.webm", null, 0), c -> { });
-        disks = new DiskRuntime(library.store().disks(), library.store()::pathOf,
-            RondoConfig.defaults().schedulingPolicy(), DiskProfile.paperDisk(), SECOND, 64L << 20, true,
-            DiskIo.best(), Function.identity());
+        disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                .model(DiskProfile.paperDisk())
+                .roundNs(SECOND)
+                .emulate(true)
+                .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission,
             SystemClocks.epochClock());
         disks.start();

@@ -1,9 +1,12 @@
-package io.rondo.server.observe;
+package io.rondo.server;
 
 import io.micrometer.core.instrument.Tags;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.observe.DiskWatch;
+import io.rondo.server.observe.EventHub;
+import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
 
@@ -12,9 +15,9 @@ import io.rondo.server.stream.StreamServer;
  * misses, D-responses, queues and IO errors; the streams per disk and admission's decisions; the
  * buffer pool. Meters that only read state (gauges, function counters) cost nothing until scraped.
  */
-public final class Observation {
+public final class ServerMetrics {
 
-    private Observation() {
+    private ServerMetrics() {
     }
 
     /** Binds the disks and the streams to {@code metrics} and {@code events}. */
