@@ -105,7 +105,7 @@ public final class RondoServer implements AutoCloseable {
             .waiter(context.waiter)));
         library.directory().whenDeletedAndUnread(disks::forget);
         streams = started(StreamServer.start(context.streamAddress, library.directory(), disks,
-            context.admission, context.streamSettings, streamLimit));
+            context.admission, context.streamSettings, streamLimit, context.epochClock));
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, config.responseBoundMs());

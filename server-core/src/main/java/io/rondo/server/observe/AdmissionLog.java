@@ -1,6 +1,8 @@
 package io.rondo.server.observe;
 
-import java.time.Clock;
+import org.agrona.concurrent.EpochClock;
+
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,14 +31,15 @@ public final class AdmissionLog {
     public record StreamEvent(String type, Long id, String object, String client, String reason, String detail) {
     }
 
-    private final Clock clock;
+    private final EpochClock clock;
     private final ArrayDeque<Decision> recent = new ArrayDeque<>();
     private final Map<String, Long> rejected = new LinkedHashMap<>();
     private long accepted;
     private volatile RondoMetrics metrics;
     private volatile EventHub events;
 
-    public AdmissionLog(Clock clock) {
+    /** @param clock the wall clock each decision is stamped with */
+    public AdmissionLog(EpochClock clock) {
         this.clock = clock;
         REASONS.forEach(reason -> rejected.put(reason, 0L));
     }
@@ -49,7 +52,7 @@ public final class AdmissionLog {
 
     /** A stream was admitted. */
     public void admitted(long id, String object, String client) {
-        record(new Decision(clock.instant().toString(), object, "accepted", null, null, "admitted as stream " + id));
+        record(new Decision(now(), object, "accepted", null, null, "admitted as stream " + id));
         RondoMetrics counted = metrics;
         if (counted != null) {
             counted.admission("accepted", null);
@@ -59,12 +62,17 @@ public final class AdmissionLog {
 
     /** A stream was refused by admission control, or because its client's profile cannot take it. */
     public void refused(String object, String client, String reason, long retryAfterSeconds, String detail) {
-        record(new Decision(clock.instant().toString(), object, "rejected", reason, retryAfterSeconds, detail));
+        record(new Decision(now(), object, "rejected", reason, retryAfterSeconds, detail));
         RondoMetrics counted = metrics;
         if (counted != null) {
             counted.admission("rejected", reason);
         }
         publish(new StreamEvent("refused", null, object, client, reason, detail));
+    }
+
+    /** When a decision is made, as ISO-8601 in UTC. */
+    private String now() {
+        return Instant.ofEpochMilli(clock.time()).toString();
     }
 
     /** An admitted stream ended; {@code why} is null when it played to its end or the client closed it. */

@@ -11,13 +11,13 @@ import java.util.concurrent.CompletableFuture;
  * What a read's completion does, on the disk's executor thread: complete a future with the bytes
  * or the failure. Whoever waits on the future continues on a thread of its own.
  */
-public final class Completions {
+final class Completions {
 
     private Completions() {
     }
 
     /** Completes {@code result} with the bytes read, or with the failure. */
-    public static IoCompletion of(CompletableFuture<Chunk> result) {
+    static IoCompletion of(CompletableFuture<Chunk> result) {
         return of(result, () -> { });
     }
 

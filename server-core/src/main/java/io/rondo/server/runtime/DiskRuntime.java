@@ -3,6 +3,7 @@ package io.rondo.server.runtime;
 import io.rondo.content.ingest.StorageDisk;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.DiskScheduler;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.scheduler.disk.DiskProfile;
@@ -153,6 +154,26 @@ public final class DiskRuntime implements AutoCloseable {
      */
     public CompletableFuture<Chunk> readFragmentNow(Prepared prepared, int fragmentIndex, long streamId) {
         return reads.readFragmentNow(prepared, fragmentIndex, streamId);
+    }
+
+    /**
+     * The C-request that reads one whole fragment of a stream in the round being planned
+     * (papers/001 Section 2), for a {@link RoundClock.RoundPlan} to hand the round clock, which
+     * submits it: at the fragment's model position, into the stream's own buffers. Only the
+     * request is built here; nothing is read until the round clock submits it. Its IO completes
+     * {@code result} on the disk's executor thread with the bytes, or fails it with the reason: a
+     * {@link io.rondo.scheduler.exec.MissedRoundException} when the disk dropped it unread at its
+     * round's end, for the stream to read it again ({@link #readFragmentNow}). Any thread; the
+     * round clock's when it plans a round.
+     *
+     * @param prepared      the stream's object, made ready by {@link #prepare}
+     * @param fragmentIndex the fragment to read
+     * @param streamId      the stream whose buffers it is read into
+     * @param result        completed with the fragment's bytes, or with the failure
+     */
+    public ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
+                                             CompletableFuture<Chunk> result) {
+        return reads.fragmentRequest(prepared, fragmentIndex, streamId, result);
     }
 
     /**

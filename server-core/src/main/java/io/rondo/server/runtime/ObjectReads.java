@@ -3,6 +3,7 @@ package io.rondo.server.runtime;
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
+import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.DiscreteRequest;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.scheduler.exec.BufferPool;
@@ -88,6 +89,17 @@ final class ObjectReads {
             (int) fragment.length(), streamId, Completions.of(result)));
         disks.get(diskName).executor().submitUrgent(request);
         return result;
+    }
+
+    /** The C-request of one fragment of a stream's round: see {@link DiskRuntime#fragmentRequest}. */
+    ContinuousRequest fragmentRequest(DiskRuntime.Prepared prepared, int fragmentIndex, long streamId,
+                                      CompletableFuture<Chunk> result) {
+        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
+        ContinuousRequest request = new ContinuousRequest(ids.incrementAndGet(), streamId,
+            prepared.positions()[fragmentIndex], fragment.length());
+        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
+            (int) fragment.length(), streamId, Completions.of(result)));
+        return request;
     }
 
     /** Up to {@code maxBytes} of an object as one D-request: see {@link DiskRuntime#read}. */

@@ -1,19 +1,149 @@
 package io.rondo.server.stream;
 
 import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.Open;
+import io.rondo.client.protocol.RejectReason;
+import io.rondo.content.ingest.Directory;
 import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.admission.AdmissionDecision;
 import io.rondo.scheduler.admission.DiskDemand;
 import io.rondo.scheduler.admission.StreamDemand;
+import io.rondo.scheduler.device.DiskIo;
+import io.rondo.server.runtime.DiskRuntime;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
-/** What a stream asks of the server and of its client, judged before ACCEPT. */
+/**
+ * What a stream asks of the server and of its client, judged before ACCEPT (papers/000 Section
+ * 2.3, papers/004 Section 2.3): an OPEN names an object that exists, is continuous and holds the
+ * start; the client's declared profile can take it; admission control finds the disk time, the
+ * buffer memory and the network for it; and the stream's two fragment buffers are reserved. Every
+ * decision goes to the admission log; what an admitted stream holds is given back when it ends
+ * ({@link #release}). Thread-safe: every stream's event loop asks.
+ */
 final class StreamAdmission {
 
-    private StreamAdmission() {
+    /** What an OPEN is answered with. */
+    sealed interface Answer permits Admitted, Refused {
+    }
+
+    /**
+     * The stream may start: its id, and its object's lease, held until it ends.
+     *
+     * @param id    the stream id ACCEPT gives
+     * @param lease the object, open until {@link #release}
+     */
+    record Admitted(long id, Directory.Lease lease) implements Answer {
+    }
+
+    /**
+     * The stream may not start: what REJECT tells the client.
+     *
+     * @param reason            the resource or check that refused it
+     * @param retryAfterSeconds when to try again; 0 for never
+     * @param message           why, for a person
+     */
+    record Refused(RejectReason reason, int retryAfterSeconds, String message) implements Answer {
+    }
+
+    private final Directory directory;
+    private final DiskRuntime disks;
+    private final AdmissionController admission;
+    private final StreamRegistry registry;
+
+    StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
+        this.directory = directory;
+        this.disks = disks;
+        this.admission = admission;
+        this.registry = registry;
+    }
+
+    /** Judges an OPEN from {@code client}: admitted with its lease and buffers, or refused with nothing held. */
+    Answer open(Open open, String client) {
+        Optional<Directory.Lease> found;
+        try {
+            found = directory.open(open.objectName());
+        } catch (IllegalArgumentException e) {
+            found = Optional.empty();
+        }
+        if (found.isEmpty()) {
+            return new Refused(RejectReason.NOT_FOUND, 0, "no object is named " + open.objectName());
+        }
+        Answer answer = judge(open, found.get(), client);
+        if (answer instanceof Refused) {
+            found.get().close();
+        }
+        return answer;
+    }
+
+    private Answer judge(Open open, Directory.Lease lease, String client) {
+        MediaObject object = lease.object();
+        MediaIndex media = object.media();
+        if (media == null) {
+            return new Refused(RejectReason.NOT_CONTINUOUS, 0, object.name() + " is discrete data: fetch it over HTTP");
+        }
+        if (open.startNs() < 0 || open.startNs() >= media.durationNs() && media.durationNs() > 0) {
+            return new Refused(RejectReason.START_OUT_OF_RANGE, 0, "start " + open.startNs()
+                + " ns is outside the media (" + media.durationNs() + " ns)");
+        }
+        String unfit = unfit(open.profile(), media, disks.roundNs());
+        if (unfit != null) {
+            registry.log().refused(object.name(), client, "client-profile", 0, unfit);
+            return new Refused(RejectReason.CLIENT_PROFILE, 0, unfit);
+        }
+        long id = registry.nextId();
+        AdmissionDecision decision = admission.admit(demand(object, id));
+        if (decision instanceof AdmissionDecision.Reject no) {
+            registry.log().refused(object.name(), client, no.resource().label(), no.retryAfterSeconds(), no.reason());
+            return new Refused(switch (no.resource()) {
+                case DISK_TIME, MEASURING -> RejectReason.DISK_TIME;
+                case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
+                case NETWORK, DELIVERY -> RejectReason.NETWORK;
+            }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
+        }
+        if (!disks.buffers().reserveStream(id, (int) Math.max(1, media.peakFragmentBytes()) + 2 * DiskIo.ALIGNMENT)) {
+            admission.release(id);
+            registry.log().refused(object.name(), client, "buffer-memory", 5, "no buffer memory left for the "
+                + "stream's two fragment buffers");
+            return new Refused(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment "
+                + "buffers: raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
+                + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
+        }
+        registry.log().admitted(id, object.name(), client);
+        return new Admitted(id, lease);
+    }
+
+    /**
+     * An admitted stream could not start because the server's queues were full ({@code why}): it
+     * is refused as admission refuses, with a retry-after, and logged so. The caller then ends it,
+     * giving back what it holds.
+     */
+    Refused busy(String object, String client, String why) {
+        registry.log().refused(object, client, "busy", 1, why);
+        return new Refused(RejectReason.DISK_TIME, 1, "the server could not start the stream of " + object + " now: "
+            + why);
+    }
+
+    /**
+     * A fragment of some stream went on the wire {@code slackNs} before its deadline (negative:
+     * late), at {@code nowNs}, without waiting for its own client: what the server's load left it
+     * ({@link AdmissionController#delivered}).
+     */
+    void delivered(long slackNs, long nowNs) {
+        admission.delivered(slackNs, nowNs);
+    }
+
+    /** An admitted stream ended ({@code why}; null: played to its end or closed): all it held is given back. */
+    void release(Admitted stream, String client, String why) {
+        admission.release(stream.id());
+        disks.buffers().releaseStream(stream.id());
+        stream.lease().close();
+        registry.log().ended(stream.id(), stream.lease().object().name(), client, why);
     }
 
     /**
@@ -22,7 +152,7 @@ final class StreamAdmission {
      * arriving) and the largest run a start at a keyframe sends at once, and its rate must carry
      * the largest fragment within one round.
      */
-    static String unfit(ClientProfile declared, MediaIndex media, long roundNs) {
+    private static String unfit(ClientProfile declared, MediaIndex media, long roundNs) {
         long peak = media.peakFragmentBytes();
         long start = media.peakStartBytes();
         if (declared.bufferBytes() < 2 * peak) {
@@ -45,7 +175,7 @@ final class StreamAdmission {
      * A stream's demand per disk (papers/000 Section 2.3): per round, the mean and the largest
      * fragment it reads there, from the media's demand per file of its placement.
      */
-    static StreamDemand demand(MediaObject object, long streamId) {
+    private static StreamDemand demand(MediaObject object, long streamId) {
         Map<String, DiskDemand> perDisk = new HashMap<>();
         Map<String, Integer> counts = new HashMap<>();
         object.media().demandByFile().forEach((file, need) -> {

@@ -1,14 +1,11 @@
 package io.rondo.server.stream;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import io.rondo.content.model.MediaObject;
+import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.exec.RoundClock;
-
 import io.rondo.server.observe.AdmissionLog;
+import org.agrona.concurrent.EpochClock;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,31 +20,13 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     private final List<StreamSession> streams = new CopyOnWriteArrayList<>();
     private final AtomicLong ids = new AtomicLong();
-    private final AtomicLong requestIds = new AtomicLong(1L << 40);
     private final AtomicLong glitches = new AtomicLong();
     private final LongAdder sentBytes = new LongAdder();
-    private final AdmissionLog log = new AdmissionLog(Clock.systemUTC());
+    private final AdmissionLog log;
 
-    /** An object's init segment as read, and the content version it belongs to. */
-    private record InitSegment(String etag, byte[] bytes) {
-    }
-
-    /** Init segments of objects streamed lately, by object id: the least recently used goes first. */
-    private final Cache<Long, InitSegment> initSegments;
-
-    /** @param initSegmentsKept how many objects' init segments stay in memory */
-    StreamRegistry(int initSegmentsKept) {
-        this.initSegments = Caffeine.newBuilder().maximumSize(initSegmentsKept).build();
-    }
-
-    /** The init segment of an object streamed lately, if its content has not changed since; else null. */
-    byte[] initSegment(MediaObject object) {
-        InitSegment kept = initSegments.getIfPresent(object.id());
-        return kept != null && kept.etag().equals(object.etag()) ? kept.bytes() : null;
-    }
-
-    void rememberInitSegment(MediaObject object, byte[] bytes) {
-        initSegments.put(object.id(), new InitSegment(object.etag(), bytes));
+    /** @param epochClock the wall clock the admission log stamps its decisions with */
+    StreamRegistry(EpochClock epochClock) {
+        this.log = new AdmissionLog(epochClock);
     }
 
     /** Every admission decision and stream end. */
@@ -62,10 +41,6 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     long nextId() {
         return ids.incrementAndGet();
-    }
-
-    long nextRequestId() {
-        return requestIds.incrementAndGet();
     }
 
     void add(StreamSession stream) {
@@ -101,7 +76,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     /** Tells every stream the server is stopping. */
     void shutdownAll() {
-        streams.forEach(StreamSession::serverShuttingDown);
+        streams.forEach(stream -> stream.endWith(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
     }
 
     @Override

@@ -20,6 +20,7 @@ import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.net.Transport;
 
 import io.rondo.server.observe.AdmissionLog;
+import org.agrona.concurrent.EpochClock;
 
 import java.net.InetSocketAddress;
 import java.util.Comparator;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 /**
  * The stream protocol over TCP (docs/stream-protocol.md): one {@link StreamSession} per
@@ -35,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StreamServer implements AutoCloseable {
 
+    /** How many pauses of a millisecond {@link #endStreams} waits at most for the streams to go. */
+    private static final int END_WAIT_MS = 2_000;
+
     private final EventLoopGroup group;
     private final io.netty.channel.Channel channel;
     private final StreamRegistry registry;
@@ -42,11 +47,13 @@ public final class StreamServer implements AutoCloseable {
     private final StreamSender sender;
     private final AgentThreads threads;
     private final StreamSettings settings;
+    /** A new connection's session, from the directory and disks it reads. */
+    private final BiFunction<Directory, DiskRuntime, StreamSession> sessions;
     private final AllowedOrigins origins;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
                          AdmissionController admission, StreamSender sender, AgentThreads threads,
-                         StreamSettings settings) {
+                         StreamSettings settings, BiFunction<Directory, DiskRuntime, StreamSession> sessions) {
         this.group = group;
         this.channel = channel;
         this.registry = registry;
@@ -54,6 +61,7 @@ public final class StreamServer implements AutoCloseable {
         this.sender = sender;
         this.threads = threads;
         this.settings = settings;
+        this.sessions = sessions;
         this.origins = new AllowedOrigins(settings.allowedOrigins());
     }
 
@@ -61,8 +69,8 @@ public final class StreamServer implements AutoCloseable {
      * Binds the stream port. Call before {@link DiskRuntime#start()}: it installs the round plan.
      */
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                     AdmissionConfig config) throws InterruptedException {
-        return start(address, directory, disks, config, StreamSettings.defaults());
+                                     AdmissionConfig config, EpochClock epochClock) throws InterruptedException {
+        return start(address, directory, disks, config, StreamSettings.defaults(), epochClock);
     }
 
     /**
@@ -70,19 +78,25 @@ public final class StreamServer implements AutoCloseable {
      * {@link DiskRuntime#start()}: it installs the round plan.
      */
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                     AdmissionConfig config, StreamSettings settings) throws InterruptedException {
-        return start(address, directory, disks, config, settings, ConnectionLimit.unlimited("stream"));
+                                     AdmissionConfig config, StreamSettings settings, EpochClock epochClock)
+        throws InterruptedException {
+        return start(address, directory, disks, config, settings, ConnectionLimit.unlimited("stream"), epochClock);
     }
 
     /**
      * Binds the stream port as {@link #start(InetSocketAddress, Directory, DiskRuntime, AdmissionConfig,
-     * StreamSettings)}, holding no more connections than {@code limit} allows: one more is told
-     * ERROR TOO_MANY_CONNECTIONS and closed before it can send a frame.
+     * StreamSettings, EpochClock)}, holding no more connections than {@code limit} allows: one more is
+     * told ERROR TOO_MANY_CONNECTIONS and closed before it can send a frame.
+     *
+     * <p>Every deadline of the streams (their rounds, their fragments', their clients') is on the
+     * disks' clock ({@link DiskRuntime#clock()}), the one the round clock starts rounds by; the
+     * wall clock {@code epochClock} only stamps what people read: when a stream opened, when
+     * admission decided.
      */
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
-                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit)
-        throws InterruptedException {
-        StreamRegistry registry = new StreamRegistry(settings.initSegmentsKept());
+                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
+                                     EpochClock epochClock) throws InterruptedException {
+        StreamRegistry registry = new StreamRegistry(epochClock);
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
@@ -93,6 +107,10 @@ public final class StreamServer implements AutoCloseable {
         StreamSender sender = new StreamSender(disks.clock(), StreamSender.MAX_STREAMS);
         AgentThreads threads = new AgentThreads(disks.threadingMode());
         threads.start(sender, sender.idleStrategy());
+        InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
+        BiFunction<Directory, DiskRuntime, StreamSession> sessions = (objects, reader) -> new StreamSession(
+            new SessionServices(reader, new StreamAdmission(objects, reader, admission, registry), registry, sender,
+                initSegments, settings, reader.clock(), epochClock));
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),
@@ -107,7 +125,7 @@ public final class StreamServer implements AutoCloseable {
                         return;
                     }
                     socket.pipeline().addLast(new FrameInboundDecoder(settings.maxClientFrameBytes()))
-                        .addLast(new StreamSession(directory, disks, admission, registry, sender, settings));
+                        .addLast(sessions.apply(directory, disks));
                 }
             });
         io.netty.channel.Channel channel;
@@ -118,7 +136,7 @@ public final class StreamServer implements AutoCloseable {
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
-        return new StreamServer(group, channel, registry, admission, sender, threads, settings);
+        return new StreamServer(group, channel, registry, admission, sender, threads, settings, sessions);
     }
 
     /**
@@ -173,7 +191,7 @@ public final class StreamServer implements AutoCloseable {
     public boolean end(long id, String why) {
         for (StreamSession stream : registry.streams()) {
             if (stream.id() == id) {
-                stream.endByOperator(why);
+                stream.endWith(ErrorCode.ENDED_BY_OPERATOR, why);
                 return true;
             }
         }
@@ -190,7 +208,7 @@ public final class StreamServer implements AutoCloseable {
         int ended = 0;
         for (StreamSession stream : registry.streams()) {
             if (stream.objectId() == objectId) {
-                stream.endByOperator(why);
+                stream.endWith(ErrorCode.ENDED_BY_OPERATOR, why);
                 ended++;
             }
         }
@@ -199,7 +217,7 @@ public final class StreamServer implements AutoCloseable {
 
     /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
     public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
-        return new StreamSession(directory, disks, admission, registry, sender, settings);
+        return sessions.apply(directory, disks);
     }
 
     /**
@@ -217,12 +235,12 @@ public final class StreamServer implements AutoCloseable {
 
     /**
      * Ends every stream, over TCP or WebSocket, with ERROR (shutting down) and waits a moment for
-     * them to go. Safe to call more than once.
+     * them to go: up to {@link #END_WAIT_MS} pauses of a millisecond, counted rather than timed, so
+     * that a server on a stepped clock stops too. Safe to call more than once.
      */
     public void endStreams() {
         registry.shutdownAll();
-        long deadline = System.nanoTime() + 2_000_000_000L;
-        while (registry.active() > 0 && System.nanoTime() - deadline < 0) {
+        for (int waited = 0; registry.active() > 0 && waited < END_WAIT_MS; waited++) {
             java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
         }
     }

@@ -86,7 +86,7 @@ final class AdminFixture implements AutoCloseable {
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
         library.directory().whenDeletedAndUnread(disks::forget);
         StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults());
+            AdmissionConfig.defaults(), SystemClocks.epochClock());
         RondoMetrics metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, 1800);

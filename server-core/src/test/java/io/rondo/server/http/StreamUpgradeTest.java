@@ -60,7 +60,7 @@ class StreamUpgradeTest {
         library = TestLibrary.open(temp);
         library.ingest("/docs/note.txt", "a note".getBytes(StandardCharsets.UTF_8));
         streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.library().directory(),
-            library.disks(), AdmissionConfig.defaults());
+            library.disks(), AdmissionConfig.defaults(), SystemClocks.epochClock());
         library.start();
     }
 

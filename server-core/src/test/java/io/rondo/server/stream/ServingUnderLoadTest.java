@@ -76,7 +76,8 @@ class ServingUnderLoadTest {
                     .emulate(true)
                     .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
                  StreamServer streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0),
-                     library.directory(), disks, RondoConfig.defaults().admissionConfig());
+                     library.directory(), disks, RondoConfig.defaults().admissionConfig(),
+                     SystemClocks.epochClock());
                  HttpServer http = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(),
                          disks.start())
                          .streams(streams)

@@ -21,9 +21,14 @@ class StreamSenderTest {
     private final List<String> sent = new ArrayList<>();
     private static final StreamSettings SETTINGS = StreamSettings.defaults();
 
-    private final StreamSession slowClient = new StreamSession(null, null, null, null, null, SETTINGS);
-    private final StreamSession otherClient = new StreamSession(null, null, null, null, null, SETTINGS);
+    private final StreamSession slowClient = new StreamSession(unused());
+    private final StreamSession otherClient = new StreamSession(unused());
     private final EmbeddedChannel channel = new EmbeddedChannel();
+
+    /** A session that is only a key to the sender: nothing it works with is reached. */
+    private SessionServices unused() {
+        return new SessionServices(null, null, null, sender, null, SETTINGS, clock, null);
+    }
 
     @AfterEach
     void releaseChannel() {

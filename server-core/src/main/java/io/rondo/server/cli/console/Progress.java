@@ -1,5 +1,6 @@
 package io.rondo.server.cli.console;
 
+import io.rondo.scheduler.time.SystemClocks;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -64,8 +65,8 @@ public final class Progress {
 
     /** Redrawn in place on a terminal; log lines at most every 5 s elsewhere. */
     static ProgressBarConsumer consumer(PrintStream err, boolean terminal) {
-        return terminal ? new ConsoleProgressBarConsumer(err) : new LogLines(err::println, System::nanoTime,
-            LOG_INTERVAL_NS);
+        return terminal ? new ConsoleProgressBarConsumer(err)
+            : new LogLines(err::println, SystemClocks.nanoClock()::nanoTime, LOG_INTERVAL_NS);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rondo.server.cli.play;
 
+import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
 import io.rondo.client.StreamUrl;
@@ -103,7 +104,7 @@ public final class PlayCommand implements Callable<Integer> {
     private volatile Path partial;
 
     PlayCommand() {
-        this(System::nanoTime, Progress::stderrIsTerminal);
+        this(SystemClocks.nanoClock()::nanoTime, Progress::stderrIsTerminal);
     }
 
     /**

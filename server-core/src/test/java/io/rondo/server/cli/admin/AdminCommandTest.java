@@ -98,7 +98,7 @@ class AdminCommandTest {
                 .emulate(true)
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())));
         streams = running(StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks,
-            AdmissionConfig.defaults()));
+            AdmissionConfig.defaults(), SystemClocks.epochClock()));
         metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);

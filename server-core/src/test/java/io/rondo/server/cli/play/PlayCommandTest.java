@@ -81,7 +81,8 @@ class PlayCommandTest {
                 .roundNs(SECOND)
                 .emulate(true)
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()));
-        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission);
+        streams = StreamServer.start(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks, admission,
+            SystemClocks.epochClock());
         disks.start();
     }
 

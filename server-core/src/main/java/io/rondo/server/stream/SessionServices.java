@@ -1,0 +1,22 @@
+package io.rondo.server.stream;
+
+import io.rondo.server.config.StreamSettings;
+import io.rondo.server.runtime.DiskRuntime;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * What a {@link StreamSession} works with, shared by every stream of a server.
+ *
+ * @param disks        where fragments are read
+ * @param admission    the checks before ACCEPT, and the giving back at the end
+ * @param registry     the streams being served, and their totals
+ * @param sender       the paced sender every DATA frame waits its turn at
+ * @param initSegments the init segments ACCEPT carries
+ * @param settings     the limits and deadlines a stream is held to
+ * @param clock        the clock of deadlines and rounds: the round clock's own
+ * @param epochClock   the wall clock, for when a stream opened
+ */
+record SessionServices(DiskRuntime disks, StreamAdmission admission, StreamRegistry registry, StreamSender sender,
+                       InitSegments initSegments, StreamSettings settings, NanoClock clock, EpochClock epochClock) {
+}
