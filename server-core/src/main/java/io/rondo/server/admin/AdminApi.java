@@ -20,7 +20,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * The admin port's resources (docs/admin-api.md; {@code GET /api/v1/openapi.yaml} describes each):
@@ -102,6 +105,8 @@ public final class AdminApi {
     private final Instant startedAt;
     private volatile Addresses addresses = new Addresses(null, null);
     private volatile State state = State.STARTING;
+    /** Reads the class path's files and writes the policy file: blocking work, off the admin event loop. */
+    private final Executor fileThread = ObjectsResource.idleEndingThread("rondo-admin-files");
 
     public AdminApi(DiskRuntime disks, StreamServer streams, PolicyControl policy, EventHub events,
                     RondoMetrics metrics, boolean metricsPublic, Clock clock) {
@@ -145,10 +150,10 @@ public final class AdminApi {
             Route.sync("GET", "/metrics", metricsPublic ? Scope.PUBLIC : Scope.READ, this::metrics),
             Route.sync("GET", "/admin", Scope.PUBLIC, request -> ApiReply.bytes(301, null, new byte[0])
                 .header("Location", "/admin/")),
-            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"),
-                request.headers().get("If-None-Match"))),
-            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml",
-                request.headers().get("If-None-Match"))),
+            Route.of("GET", "/admin/{file+}", Scope.PUBLIC, request -> offLoop(() -> file("dashboard/"
+                + request.variable("file"), request.headers().get("If-None-Match")))),
+            Route.of("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> offLoop(() -> file("openapi.yaml",
+                request.headers().get("If-None-Match")))),
             Route.sync("GET", "/api/v1/info", Scope.READ, request -> ApiReply.ok(info())),
             Route.of("GET", "/api/v1/streams", Scope.READ, this::streamPage),
             Route.of("GET", "/api/v1/streams/{id}", Scope.READ, this::stream),
@@ -158,7 +163,7 @@ public final class AdminApi {
             Route.sync("GET", "/api/v1/disks/{name}", Scope.READ, request -> ApiReply.ok(disk(known(
                 request.variable("name"))))),
             Route.sync("GET", "/api/v1/policy", Scope.READ, this::policy),
-            Route.sync("PATCH", "/api/v1/policy", Scope.ADMIN, this::patchPolicy),
+            Route.of("PATCH", "/api/v1/policy", Scope.ADMIN, request -> offLoop(() -> patchPolicy(request))),
             Route.sync("GET", "/api/v1/admission", Scope.READ, request -> ApiReply.ok(admission())),
             Route.sync("GET", "/api/v1/events", Scope.READ, request -> ApiReply.eventStream(events::attach)));
     }
@@ -279,6 +284,19 @@ public final class AdminApi {
                 .header("Cache-Control", "no-cache");
         }
         return ApiReply.ok(now).header("ETag", etag).header("Cache-Control", "no-cache");
+    }
+
+    /** Runs {@code work} on {@link #fileThread}: the admin port's event loop never reads or writes a file. */
+    private CompletableFuture<ApiReply> offLoop(Callable<ApiReply> work) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return work.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, fileThread);
     }
 
     private ApiReply patchPolicy(ApiRequest request) {

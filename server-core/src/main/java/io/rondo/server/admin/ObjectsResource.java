@@ -410,7 +410,7 @@ public final class ObjectsResource {
     }
 
     /** One thread, started when work comes and ended when idle, so the resource needs no closing. */
-    private static Executor idleEndingThread(String name) {
+    static Executor idleEndingThread(String name) {
         ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(), runnable -> {
                 Thread thread = new Thread(runnable, name);
