@@ -89,6 +89,24 @@ final class BlockingCallWatch implements BlockHoundIntegration {
     @Override
     public void applyTo(BlockHound.Builder builder) {
         builder.blockingMethodCallback(BlockingCallWatch::blocked);
+        // BlockHound knows the old streams' file reads and writes (FileInputStream, RandomAccessFile) but not
+        // NIO's, which Files.readAllBytes, Files.write and every FileChannel use: a file read or written on an
+        // event loop through NIO is as blocking as one through a stream.
+        String file = "sun.nio.ch.FileChannelImpl";
+        builder.markAsBlocking(file, "read", "(Ljava/nio/ByteBuffer;)I")
+            .markAsBlocking(file, "read", "([Ljava/nio/ByteBuffer;II)J")
+            .markAsBlocking(file, "read", "(Ljava/nio/ByteBuffer;J)I")
+            .markAsBlocking(file, "write", "(Ljava/nio/ByteBuffer;)I")
+            .markAsBlocking(file, "write", "([Ljava/nio/ByteBuffer;II)J")
+            .markAsBlocking(file, "write", "(Ljava/nio/ByteBuffer;J)I")
+            .markAsBlocking(file, "force", "(Z)V")
+            .markAsBlocking(file, "transferTo", "(JJLjava/nio/channels/WritableByteChannel;)J")
+            .markAsBlocking(file, "transferFrom", "(Ljava/nio/channels/ReadableByteChannel;JJ)J");
+        // A metrics scrape asks the JDK for the process's CPU load, which inside a container reads the cgroup's
+        // quota from /sys/fs/cgroup: files the kernel answers from memory, never from a disk.
+        String cgroup = "jdk.internal.platform.CgroupUtil";
+        builder.allowBlockingCallsInside(cgroup, "readStringValue")
+            .allowBlockingCallsInside(cgroup, "readAllLinesPrivileged");
     }
 
     private static void blocked(BlockingMethod method) {

@@ -96,11 +96,12 @@ class NoBlockingCallTest {
                 admin.send("DELETE", "/api/v1/streams/" + id.group(1), null);
             }
             HttpResponse<String> policy = admin.send("GET", "/api/v1/policy", null);
-            admin.client.send(admin.request("/api/v1/policy")
+            HttpResponse<String> patched = admin.client.send(admin.request("/api/v1/policy")
                 .header("If-Match", policy.headers().firstValue("ETag").orElseThrow())
                 .header("Content-Type", "application/merge-patch+json")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"admission\":{\"discreteReserve\":0.3}}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, patched.statusCode(), "the policy changed: " + patched.body());
             admin.send("PUT", "/api/v1/objects/docs/uploaded.bin", new byte[200_000]);
             admin.send("POST", "/api/v1/objects/docs/uploaded.bin/move",
                 "{\"to\":\"/docs/moved.bin\"}".getBytes(StandardCharsets.UTF_8));
