@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * Records every leak that Netty's ResourceLeakDetector reports. It becomes Netty's logger factory
- * before any Netty class has taken a logger (installed by {@link LeakWatchSessionListener} when the
+ * before any Netty class has taken a logger (installed by {@link WatchSessionListener} when the
  * test JVM starts), and hands out loggers that log as before but also keep each ERROR whose text
  * says {@code LEAK}, which is how the detector reports a buffer garbage-collected unreleased.
  */

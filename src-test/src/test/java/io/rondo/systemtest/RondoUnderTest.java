@@ -72,9 +72,12 @@ final class RondoUnderTest implements AutoCloseable {
     final ConnectionLimit httpLimit;
     /** The stream port's connection limit, with the count of the connections it holds. */
     final ConnectionLimit streamLimit;
+    /** The count of blocking calls on event loops before this server started. */
+    private final int blockingMark;
 
     private RondoUnderTest(Library library, RondoServer server, byte[] clip, byte[] doc, byte[] note,
-                           MediaObject docObject) {
+                           MediaObject docObject, int blockingMark) {
+        this.blockingMark = blockingMark;
         this.server = server;
         this.httpLimit = server.httpLimit();
         this.streamLimit = server.streamLimit();
@@ -143,6 +146,8 @@ final class RondoUnderTest implements AutoCloseable {
                                         StreamSettings streamSettings, Function<BlockDevice, BlockDevice> device,
                                         ConnectionSettings connections) throws Exception {
         NettyLeakWatch.install();
+        BlockingCallWatch.install();
+        int blockingMark = BlockingCallWatch.count();
         Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         PlayerFiles.install(library);
         byte[] clip;
@@ -168,7 +173,7 @@ final class RondoUnderTest implements AutoCloseable {
             .httpSettings(httpSettings)
             .streamSettings(streamSettings)
             .connections(connections));
-        return new RondoUnderTest(library, server, clip, doc, note, docObject);
+        return new RondoUnderTest(library, server, clip, doc, note, docObject, blockingMark);
     }
 
     /** Ingests a test resource (a path on the classpath) as {@code name} while the server runs. */
@@ -256,10 +261,12 @@ final class RondoUnderTest implements AutoCloseable {
         });
     }
 
+    /** Stops the server and closes its library; fails if an event loop blocked while it ran. */
     @Override
     public void close() {
         server.close();
         library.close();
+        BlockingCallWatch.assertNoneSince(blockingMark);
     }
 
     /** A timeout for a socket read that must not hang a test. */

@@ -26,6 +26,14 @@ public final class AdminApi {
     private final PolicyResource policy;
     private final AdmissionResource admission;
     private final EventsResource events;
+    /**
+     * Reads the class path's files and writes the policy file: blocking work, off the admin event
+     * loop, at most {@link #FILE_WORK_WAITING} waiting.
+     */
+    private final AdminWorker files = new AdminWorker("rondo-admin-files", FILE_WORK_WAITING);
+
+    /** The most dashboard reads and policy changes that wait for the file thread; more get a 503 busy. */
+    static final int FILE_WORK_WAITING = 64;
 
     /**
      * @param disks         the disks, their rounds and watches
@@ -42,7 +50,7 @@ public final class AdminApi {
         this.metrics = new MetricsResource(metrics, metricsPublic);
         this.streams = new StreamsResource(disks, streams);
         this.disks = new DisksResource(disks, streams.admission());
-        this.policy = new PolicyResource(policy);
+        this.policy = new PolicyResource(policy, files);
         this.admission = new AdmissionResource(streams);
         this.events = new EventsResource(events);
     }
@@ -72,7 +80,7 @@ public final class AdminApi {
     public AdminRouter routes(AdminRouter router) {
         server.routes(router);
         metrics.routes(router);
-        DashboardResource.routes(router);
+        DashboardResource.routes(router, files);
         streams.routes(router);
         disks.routes(router);
         policy.routes(router);

@@ -1,7 +1,9 @@
 package io.rondo.server.admin;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -53,6 +55,22 @@ final class AdminWorker implements Executor {
             return CompletableFuture.failedFuture(Problem.busy(name + " has " + capacity + " changes waiting, "
                 + "its limit; try again shortly"));
         }
+    }
+
+    /**
+     * As {@link #submit(Supplier)}, for work that may throw: its exception fails the future (a
+     * {@link Problem} becomes its problem reply).
+     */
+    <T> CompletableFuture<T> call(Callable<T> work) {
+        return submit(() -> {
+            try {
+                return work.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
     }
 
     @Override

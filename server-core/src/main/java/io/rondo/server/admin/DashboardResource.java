@@ -32,15 +32,18 @@ final class DashboardResource {
     private DashboardResource() {
     }
 
-    /** Adds {@code /admin}, {@code /admin/{file+}} and {@code /api/v1/openapi.yaml}. */
-    static void routes(AdminRouter router) {
+    /**
+     * Adds {@code /admin}, {@code /admin/{file+}} and {@code /api/v1/openapi.yaml}; the files are
+     * read on {@code files}, never on the admin event loop.
+     */
+    static void routes(AdminRouter router, AdminWorker files) {
         router.add(
             Route.sync("GET", "/admin", Scope.PUBLIC, request -> ApiReply.bytes(301, null, new byte[0])
                 .header("Location", "/admin/")),
-            Route.sync("GET", "/admin/{file+}", Scope.PUBLIC, request -> file("dashboard/" + request.variable("file"),
-                request.headers().get("If-None-Match"))),
-            Route.sync("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> file("openapi.yaml",
-                request.headers().get("If-None-Match"))));
+            Route.of("GET", "/admin/{file+}", Scope.PUBLIC, request -> files.call(() -> file("dashboard/"
+                + request.variable("file"), request.headers().get("If-None-Match")))),
+            Route.of("GET", "/api/v1/openapi.yaml", Scope.PUBLIC, request -> files.call(() -> file("openapi.yaml",
+                request.headers().get("If-None-Match")))));
     }
 
     /**

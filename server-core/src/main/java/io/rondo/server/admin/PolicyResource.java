@@ -12,16 +12,19 @@ import java.util.Locale;
 final class PolicyResource {
 
     private final PolicyControl policy;
+    private final AdminWorker files;
 
-    PolicyResource(PolicyControl policy) {
+    /** {@code files} writes the policy file of a change, off the admin event loop. */
+    PolicyResource(PolicyControl policy, AdminWorker files) {
         this.policy = policy;
+        this.files = files;
     }
 
     /** Adds {@code GET} and {@code PATCH /api/v1/policy}. */
     void routes(AdminRouter router) {
         router.add(
             Route.sync("GET", "/api/v1/policy", Scope.READ, this::read),
-            Route.sync("PATCH", "/api/v1/policy", Scope.ADMIN, this::patch));
+            Route.of("PATCH", "/api/v1/policy", Scope.ADMIN, request -> files.call(() -> patch(request))));
     }
 
     /**
