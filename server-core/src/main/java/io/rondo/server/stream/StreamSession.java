@@ -134,16 +134,15 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
         output = new StreamOutput(this, ctx, services, reads, media, profile, stats, paused);
         output.start(startNs);
-        services.initSegments().fetch(ready.object(), services.disks(), ctx.executor()).whenComplete((init, error) -> {
-            if (finished) {
-                return;
-            }
-            if (error != null) {
-                failed(error, "cannot read the init segment of " + name());
-            } else {
-                accept(init);
-            }
-        });
+        // On the event loop, as every state change: a failed read completes on the disk's thread.
+        services.initSegments().fetch(ready.object(), services.disks(), ctx.executor())
+            .whenCompleteAsync((init, error) -> {
+                if (!finished && error != null) {
+                    failed(error, "cannot read the init segment of " + name());
+                } else if (!finished) {
+                    accept(init);
+                }
+            }, ctx.executor());
     }
 
     private void accept(byte[] init) {
