@@ -56,9 +56,7 @@ final class SourceCopy implements StoredMedia {
                     + range.end() + ": did it change while it was ingested?");
             }
             buffer.flip();
-            while (buffer.hasRemaining()) {
-                out.write(buffer);
-            }
+            StoredMedia.writeFully(out, buffer);
             done += read;
         }
     }

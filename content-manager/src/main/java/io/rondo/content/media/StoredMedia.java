@@ -4,6 +4,7 @@ import io.rondo.content.model.MediaIndex;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 
@@ -47,6 +48,13 @@ public interface StoredMedia extends Closeable {
         writeInit(out);
         for (int i = 0; i < index().fragments().size(); i++) {
             writeFragment(i, out);
+        }
+    }
+
+    /** Writes every remaining byte of {@code bytes} to {@code out}, however many writes that takes. */
+    static void writeFully(WritableByteChannel out, ByteBuffer bytes) throws IOException {
+        while (bytes.hasRemaining()) {
+            out.write(bytes);
         }
     }
 

@@ -11,7 +11,7 @@ class LoadSettingsTest {
 
     @Test
     void opensSpreadEvenlyOverTheRamp() {
-        LoadSettings settings = new LoadSettings("127.0.0.1", 8554, "a.webm", 200, 10_000_000_000L, 60_000_000_000L,
+        LoadSettings settings = new LoadSettings("127.0.0.1", 19401, "a.webm", 200, 10_000_000_000L, 60_000_000_000L,
             new ClientProfile(4 << 20, 16 << 20), false, 1);
         assertEquals(0, settings.openAtNs(0));
         assertEquals(50_000_000L, settings.openAtNs(1));

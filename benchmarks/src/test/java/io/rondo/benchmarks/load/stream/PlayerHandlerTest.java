@@ -44,7 +44,7 @@ class PlayerHandlerTest {
     private EmbeddedChannel channel;
 
     private void start(boolean retry, long durationNs) {
-        LoadSettings settings = new LoadSettings("127.0.0.1", 8554, "videos/clip.mp4", 1, 0, durationNs, PROFILE,
+        LoadSettings settings = new LoadSettings("127.0.0.1", 19401, "videos/clip.mp4", 1, 0, durationNs, PROFILE,
             retry, 1);
         results = new LoadResults(1, clock.get(), durationNs);
         channel = new EmbeddedChannel();

@@ -176,7 +176,7 @@ public final class FragmentedMp4Writer implements StoredMedia {
             throw new IOException("the source was " + sourceSize + " bytes when it was planned and is "
                 + source.size() + " now: it changed meanwhile");
         }
-        writeFully(out, ByteBuffer.wrap(init));
+        StoredMedia.writeFully(out, ByteBuffer.wrap(init));
     }
 
     @Override
@@ -192,7 +192,7 @@ public final class FragmentedMp4Writer implements StoredMedia {
         boxes.put(frame);
         reads.fill(i, frame, frame.position());
         frame.position(0).limit((int) length);
-        writeFully(out, frame);
+        StoredMedia.writeFully(out, frame);
     }
 
     @Override
@@ -200,9 +200,4 @@ public final class FragmentedMp4Writer implements StoredMedia {
         source.close();
     }
 
-    private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
-        while (buf.hasRemaining()) {
-            out.write(buf);
-        }
-    }
 }

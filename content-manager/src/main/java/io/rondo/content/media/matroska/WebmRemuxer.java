@@ -281,7 +281,7 @@ public final class WebmRemuxer implements StoredMedia {
 
     @Override
     public void writeInit(WritableByteChannel out) throws IOException {
-        writeFully(out, ByteBuffer.wrap(init));
+        StoredMedia.writeFully(out, ByteBuffer.wrap(init));
     }
 
     @Override
@@ -294,14 +294,14 @@ public final class WebmRemuxer implements StoredMedia {
         if (!rounds.inOrder[i]) {
             sortByTime(blocks);
         }
-        writeFully(out, clusterHeader);
+        StoredMedia.writeFully(out, clusterHeader);
         int run = 0;
         while (run < blocks) {
             int next = run + 1;
             while (next < blocks && kept.from(next) == kept.to(next - 1)) {
                 next++;
             }
-            writeFully(out, span.slice(kept.from(run), kept.to(next - 1) - kept.from(run)));
+            StoredMedia.writeFully(out, span.slice(kept.from(run), kept.to(next - 1) - kept.from(run)));
             run = next;
         }
     }
@@ -365,11 +365,6 @@ public final class WebmRemuxer implements StoredMedia {
             + " (did the file change?): " + what, cause);
     }
 
-    private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
-        while (buf.hasRemaining()) {
-            out.write(buf);
-        }
-    }
 
     @Override
     public void close() throws IOException {

@@ -223,9 +223,7 @@ public final class Mp3Remuxer implements StoredMedia {
                 + (audioStart + f.offset() + length) + " should hold " + frames[i] + " whole MP3 frames");
         }
         buffer.flip();
-        while (buffer.hasRemaining()) {
-            out.write(buffer);
-        }
+        StoredMedia.writeFully(out, buffer);
     }
 
     @Override

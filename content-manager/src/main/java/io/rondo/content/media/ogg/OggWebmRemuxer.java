@@ -215,7 +215,7 @@ public final class OggWebmRemuxer implements StoredMedia {
 
     @Override
     public void writeInit(WritableByteChannel out) throws IOException {
-        writeFully(out, ByteBuffer.wrap(init));
+        StoredMedia.writeFully(out, ByteBuffer.wrap(init));
     }
 
     @Override
@@ -261,7 +261,7 @@ public final class OggWebmRemuxer implements StoredMedia {
             throw changed(i, "its packets are shorter than they were");
         }
         cluster.flip();
-        writeFully(out, cluster);
+        StoredMedia.writeFully(out, cluster);
     }
 
     private IOException changed(int i, String what) {
@@ -269,11 +269,6 @@ public final class OggWebmRemuxer implements StoredMedia {
             + " (did the file change?): " + what);
     }
 
-    private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
-        while (buf.hasRemaining()) {
-            out.write(buf);
-        }
-    }
 
     @Override
     public void close() throws IOException {
