@@ -20,6 +20,8 @@ public final class ContentStore {
     static final String FOLDER = "rondo";
     static final String OBJECTS = FOLDER + "/objects";
     static final String TMP = FOLDER + "/tmp";
+    /** Where each recording in progress leaves its mark, so that the next start closes what a crash interrupted. */
+    public static final String LIVE = FOLDER + "/live";
 
     private final Catalog catalog;
     private final List<StorageDisk> disks;
@@ -64,8 +66,13 @@ public final class ContentStore {
         return disk.root().resolve(file.path());
     }
 
+    /** The folder, relative to its disk's root, that holds the files of object {@code id}. */
+    public static String objectFolder(long id) {
+        return OBJECTS + "/" + id;
+    }
+
     /** Usable free bytes on a disk. */
-    static long freeBytes(StorageDisk disk) {
+    public static long freeBytes(StorageDisk disk) {
         try {
             return Files.getFileStore(disk.root()).getUsableSpace();
         } catch (IOException e) {

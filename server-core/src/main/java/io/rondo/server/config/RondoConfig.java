@@ -39,6 +39,7 @@ public final class RondoConfig {
     private final AdminSettings adminSettings;
     private final ConnectionSettings connectionSettings;
     private final DiscreteSettings discrete;
+    private final LiveSettings live;
     private final long responseBoundMs;
 
     private RondoConfig(Path source, ConfigFile.Document document) {
@@ -55,6 +56,7 @@ public final class RondoConfig {
             this.adminSettings = AdminSettings.read(document.admin());
             this.connectionSettings = ConnectionSettings.read(document.http(), document.streams(), document.admin());
             this.discrete = DiscreteSettings.read(document.discrete());
+            this.live = LiveSettings.read(document.live());
             this.responseBoundMs = discrete.responseBoundMs(
                 autoResponseBoundMs(scheduler.roundMs(), admission.discreteReserve()));
         } catch (IllegalArgumentException e) {
@@ -158,6 +160,11 @@ public final class RondoConfig {
     /** The {@code discrete:} section: the D-response bound as written. */
     public DiscreteSettings discreteSettings() {
         return discrete;
+    }
+
+    /** The {@code live:} section: recordings' memory and reservations. */
+    public LiveSettings liveSettings() {
+        return live;
     }
 
     /** The admission settings, with this configuration's round, buffer ceiling and network capacity. */

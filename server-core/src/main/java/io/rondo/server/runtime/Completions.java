@@ -40,6 +40,21 @@ final class Completions {
         };
     }
 
+    /** Completes {@code result} when a write is done (forced, if it asked to be), or with the failure. */
+    static IoCompletion written(CompletableFuture<Void> result) {
+        return new IoCompletion() {
+            @Override
+            public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
+                result.complete(null);
+            }
+
+            @Override
+            public void failed(DiskRequest request, Exception error, long failedNs) {
+                result.completeExceptionally(error);
+            }
+        };
+    }
+
     /** A completion that first records the response time, arrival to completion, in the disk's watch. */
     static IoCompletion timed(RuntimeDisk disk, long arrivalNs, IoCompletion completion) {
         return new IoCompletion() {

@@ -5,13 +5,16 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.content.model.StoredFile;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.DiskScheduler;
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.device.OpenFile;
+import io.rondo.scheduler.device.WritableFile;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.scheduler.exec.BlockDevice;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
 import io.rondo.scheduler.exec.EmulatedDisk;
+import io.rondo.scheduler.exec.IoTask;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.scheduler.exec.ThreadingMode;
 import io.rondo.scheduler.policy.SchedulingPolicy;
@@ -21,12 +24,14 @@ import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -53,6 +58,9 @@ public final class DiskRuntime implements AutoCloseable {
     private final long roundNs;
     private final long originNs;
     private final int maxReadBytes;
+    private final DiskIo io;
+    private final Function<StoredFile, Path> paths;
+    private final AtomicLong writeIds = new AtomicLong(1L << 62);
     private volatile RoundClock.RoundPlan plan = (disk, round, startNs) -> List.of();
 
     /** Options for the disks {@code storage}, whose files are where {@code paths} says. */
@@ -87,6 +95,8 @@ public final class DiskRuntime implements AutoCloseable {
             disks.put(disk.name(), new RuntimeDisk(disk.name(), executor, model,
                 RuntimeDisk.deviceBytes(disk.root(), options.io), watch));
         }
+        this.io = options.io;
+        this.paths = options.paths;
         this.files = new OpenFiles(options.io);
         this.reads = new ObjectReads(disks, generator, files, options.paths, clock, maxReadBytes);
         this.roundClock = new RoundClock(executors, (disk, round, startNs) -> plan.continuousFor(disk, round, startNs),
@@ -143,10 +153,6 @@ public final class DiskRuntime implements AutoCloseable {
         return reads.prepare(object);
     }
 
-    /** An object ready to stream: open files by placement index, each fragment's position and disk index. */
-    public record Prepared(MediaObject object, List<OpenFile> files, long[] positions, int[] diskIndexes) {
-    }
-
     /**
      * Reads one whole fragment for a stream right after the IO in flight, ahead of the sweep
      * (papers/000 Section 2.2: a new stream's first fragment is read as soon as the disk can), into
@@ -174,6 +180,55 @@ public final class DiskRuntime implements AutoCloseable {
     public ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
                                              CompletableFuture<Chunk> result) {
         return reads.fragmentRequest(prepared, fragmentIndex, streamId, result);
+    }
+
+    /**
+     * Opens {@code file} for a recording's writes, creating it if missing (blocks on the file
+     * system: call it off the event loops and the disks' threads).
+     */
+    public WritableFile openForWriting(StoredFile file) throws IOException {
+        return io.openForWriting(paths.apply(file));
+    }
+
+    /** {@code file} open for reading, from the generator's open-file table, on the generator's thread. */
+    public CompletableFuture<OpenFile> open(StoredFile file) {
+        CompletableFuture<OpenFile> result = new CompletableFuture<>();
+        if (!generator.offer(() -> {
+            try {
+                result.complete(files.open(paths.apply(file)).file());
+            } catch (IOException | RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        })) {
+            result.completeExceptionally(new QueueFullException("the server is busy: too many requests waiting"));
+        }
+        return result;
+    }
+
+    /** The model position on disk {@code diskIndex} of byte {@code fileOffset} of {@code file}, for SCAN. */
+    public long position(int diskIndex, OpenFile file, long fileOffset) {
+        return diskAt(diskIndex).position(file, fileOffset);
+    }
+
+    /**
+     * The C-request that writes one round of a recording (papers/000 Section 2.1: one IO per stream
+     * per round, writes beside reads): {@code data} (direct, aligned, whole blocks) at
+     * {@code fileOffset} of {@code file}, forced to the disk, charged to stream {@code streamId}.
+     * Nothing is written until the round clock submits it; {@code done} completes on the disk's
+     * thread, or fails with why: a {@link io.rondo.scheduler.exec.MissedRoundException} when the
+     * disk dropped it unwritten at its round's end.
+     */
+    public ContinuousRequest writeRequest(int diskIndex, WritableFile file, long fileOffset, ByteBuffer data,
+                                          long streamId, CompletableFuture<Void> done) {
+        RuntimeDisk disk = diskAt(diskIndex);
+        ContinuousRequest request = new ContinuousRequest(writeIds.incrementAndGet(), streamId,
+            disk.position(file, fileOffset), data.remaining());
+        request.attach(IoTask.write(file, fileOffset, data, true, Completions.written(done)));
+        return request;
+    }
+
+    private RuntimeDisk diskAt(int diskIndex) {
+        return disks.get(diskNames().get(diskIndex));
     }
 
     /**

@@ -48,8 +48,8 @@ final class ObjectReads {
     }
 
     /** A continuous object made ready to stream, on the generator's thread: see {@link DiskRuntime#prepare}. */
-    CompletableFuture<DiskRuntime.Prepared> prepare(MediaObject object) {
-        CompletableFuture<DiskRuntime.Prepared> result = new CompletableFuture<>();
+    CompletableFuture<Prepared> prepare(MediaObject object) {
+        CompletableFuture<Prepared> result = new CompletableFuture<>();
         boolean queued = generator.offer(() -> {
             try {
                 List<OpenFile> open = new ArrayList<>();
@@ -66,7 +66,7 @@ final class ObjectReads {
                     positions[i] = disk.position(open.get(fragment.file()), fragment.fileOffset());
                     diskIndexes[i] = diskOrder.indexOf(file.disk());
                 }
-                result.complete(new DiskRuntime.Prepared(object, open, positions, diskIndexes));
+                result.complete(new Prepared.Stored(object, open, positions, diskIndexes));
             } catch (IOException | RuntimeException e) {
                 result.completeExceptionally(e);
             }
@@ -78,26 +78,25 @@ final class ObjectReads {
     }
 
     /** One whole fragment read ahead of the sweep: see {@link DiskRuntime#readFragmentNow}. */
-    CompletableFuture<Chunk> readFragmentNow(DiskRuntime.Prepared prepared, int fragmentIndex, long streamId) {
+    CompletableFuture<Chunk> readFragmentNow(Prepared prepared, int fragmentIndex, long streamId) {
         CompletableFuture<Chunk> result = new CompletableFuture<>();
-        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
-        String diskName = prepared.object().placement().files().get(fragment.file()).disk();
+        Fragment fragment = prepared.fragment(fragmentIndex);
         long id = ids.incrementAndGet();
-        DiscreteRequest request = new DiscreteRequest(id, id, prepared.positions()[fragmentIndex], fragment.length(),
+        DiscreteRequest request = new DiscreteRequest(id, id, prepared.position(fragmentIndex), fragment.length(),
             clock.nanoTime());
-        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
+        request.attach(new IoTask(prepared.file(fragmentIndex), fragment.fileOffset(),
             (int) fragment.length(), streamId, Completions.of(result)));
-        disks.get(diskName).executor().submitUrgent(request);
+        disks.get(diskOrder.get(prepared.diskIndex(fragmentIndex))).executor().submitUrgent(request);
         return result;
     }
 
     /** The C-request of one fragment of a stream's round: see {@link DiskRuntime#fragmentRequest}. */
-    ContinuousRequest fragmentRequest(DiskRuntime.Prepared prepared, int fragmentIndex, long streamId,
+    ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
                                       CompletableFuture<Chunk> result) {
-        Fragment fragment = prepared.object().media().fragments().get(fragmentIndex);
+        Fragment fragment = prepared.fragment(fragmentIndex);
         ContinuousRequest request = new ContinuousRequest(ids.incrementAndGet(), streamId,
-            prepared.positions()[fragmentIndex], fragment.length());
-        request.attach(new IoTask(prepared.files().get(fragment.file()), fragment.fileOffset(),
+            prepared.position(fragmentIndex), fragment.length());
+        request.attach(new IoTask(prepared.file(fragmentIndex), fragment.fileOffset(),
             (int) fragment.length(), streamId, Completions.of(result)));
         return request;
     }

@@ -5,6 +5,8 @@ import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.exec.MissedRoundException;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.runtime.Prepared;
+import java.nio.ByteBuffer;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,7 +38,7 @@ final class FragmentReads {
     }
 
     private final DiskRuntime disks;
-    private final DiskRuntime.Prepared prepared;
+    private final Prepared prepared;
     private final RoundPlan plan;
     private final long streamId;
     private final Executor eventLoop;
@@ -47,11 +49,11 @@ final class FragmentReads {
      * @param streamId  the stream whose buffers the fragments are read into
      * @param eventLoop the stream's event loop, where reads complete
      */
-    FragmentReads(DiskRuntime disks, DiskRuntime.Prepared prepared, long streamId, Executor eventLoop,
+    FragmentReads(DiskRuntime disks, Prepared prepared, long streamId, Executor eventLoop,
                   Stream stream) {
         this.disks = disks;
         this.prepared = prepared;
-        this.plan = new RoundPlan(prepared.diskIndexes());
+        this.plan = new RoundPlan(prepared);
         this.streamId = streamId;
         this.eventLoop = eventLoop;
         this.stream = stream;
@@ -81,10 +83,26 @@ final class FragmentReads {
             return null;
         }
         CompletableFuture<Chunk> result = new CompletableFuture<>();
-        ContinuousRequest request = disks.fragmentRequest(prepared, read.fragment(), streamId, result);
         long deadlineNs = startNs + 2 * disks.roundNs();
+        ByteBuffer held = prepared.inMemory(read.fragment());
+        ContinuousRequest request = held == null
+            ? disks.fragmentRequest(prepared, read.fragment(), streamId, result) : null;
         result.whenCompleteAsync((chunk, failure) -> arrived(read, chunk, failure, deadlineNs), eventLoop);
+        if (held != null) {
+            result.complete(Chunk.inMemory(held));
+        }
         return request;
+    }
+
+    /**
+     * A live recording cut fragment {@code fragment}: a stream waiting for it at the live edge
+     * takes it now from the recorder's memory, due one round from {@code nowNs}.
+     */
+    void cut(int fragment, long nowNs) {
+        RoundPlan.Read read = plan.cut(fragment);
+        if (read != null) {
+            readNow(new RoundPlan.Read[] {read}, nowNs + disks.roundNs());
+        }
     }
 
     /** A fragment's buffer came free; while the stream catches up to its start, the next is read at once. */
@@ -117,8 +135,10 @@ final class FragmentReads {
 
     private void readNow(RoundPlan.Read[] reads, long deadlineNs) {
         for (RoundPlan.Read read : reads) {
-            disks.readFragmentNow(prepared, read.fragment(), streamId).whenCompleteAsync((chunk, failure) ->
-                arrived(read, chunk, failure, deadlineNs), eventLoop);
+            ByteBuffer held = prepared.inMemory(read.fragment());
+            CompletableFuture<Chunk> chunk = held == null ? disks.readFragmentNow(prepared, read.fragment(), streamId)
+                : CompletableFuture.completedFuture(Chunk.inMemory(held));
+            chunk.whenCompleteAsync((data, failure) -> arrived(read, data, failure, deadlineNs), eventLoop);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.rondo.server.stream;
 
+import io.rondo.server.runtime.Prepared;
+
 /**
  * Which fragment of one stream is read when (papers/001 Sections 1.1 and 2): one C-request per
  * round on the disk holding the next fragment, and at most two fragments held at once (double
@@ -28,7 +30,7 @@ final class RoundPlan {
         static final Read LAGGING = new Read(-1, -1);
     }
 
-    private final int[] diskIndexes;
+    private final Prepared fragments;
     private int held;
     private int nextToRead;
     private int catchUpTo = -1;
@@ -39,9 +41,9 @@ final class RoundPlan {
     private boolean paused;
     private boolean closed;
 
-    /** @param diskIndexes the disk each fragment is read from, by fragment */
-    RoundPlan(int[] diskIndexes) {
-        this.diskIndexes = diskIndexes.clone();
+    /** @param fragments the stream's fragments: how many are known (a live recording's grow), and each one's disk */
+    RoundPlan(Prepared fragments) {
+        this.fragments = fragments;
     }
 
     /**
@@ -58,7 +60,7 @@ final class RoundPlan {
         started = true;
         held -= dropped;
         nextToRead = first;
-        catchUpTo = Math.max(first, Math.min(last, diskIndexes.length - 1));
+        catchUpTo = Math.max(first, Math.min(last, fragments.count() - 1));
         lastPlannedRound = -1;
         Read[] reads = new Read[Math.max(0, Math.min(BUFFERS - held, catchUpTo - first + 1))];
         for (int i = 0; i < reads.length; i++) {
@@ -75,7 +77,7 @@ final class RoundPlan {
      */
     synchronized Read planRound(int disk, long round) {
         if (closed || paused || !started || lastPlannedRound == round || nextToRead <= catchUpTo
-            || nextToRead >= diskIndexes.length || diskIndexes[nextToRead] != disk) {
+            || nextToRead >= fragments.count() || fragments.diskIndex(nextToRead) != disk) {
             return null;
         }
         lastPlannedRound = round;
@@ -98,6 +100,19 @@ final class RoundPlan {
             return new Read(nextToRead++, generation);
         }
         return null;
+    }
+
+    /**
+     * A live recording cut fragment {@code fragment}: a stream waiting at the live edge for it, with
+     * a buffer free, reads it now (from the recorder's memory), rather than a round later; else null.
+     * A stream behind the edge keeps to its rounds.
+     */
+    synchronized Read cut(int fragment) {
+        if (closed || paused || !started || nextToRead != fragment || nextToRead <= catchUpTo || held >= BUFFERS) {
+            return null;
+        }
+        held++;
+        return new Read(nextToRead++, generation);
     }
 
     /** Whether reads issued for {@code generationThen} still belong to the stream. */

@@ -16,7 +16,9 @@ import org.agrona.concurrent.NanoClock;
  * @param settings     the limits and deadlines a stream is held to
  * @param clock        the clock of deadlines and rounds: the round clock's own
  * @param epochClock   the wall clock, for when a stream opened
+ * @param publishing   the recordings publishers write, and who may publish
  */
 record SessionServices(DiskRuntime disks, StreamAdmission admission, StreamRegistry registry, StreamSender sender,
-                       InitSegments initSegments, StreamSettings settings, NanoClock clock, EpochClock epochClock) {
+                       InitSegments initSegments, StreamSettings settings, NanoClock clock, EpochClock epochClock,
+                       Publishing publishing) {
 }

@@ -11,6 +11,8 @@ import io.rondo.scheduler.admission.AdmissionDecision;
 import io.rondo.scheduler.admission.DiskDemand;
 import io.rondo.scheduler.admission.StreamDemand;
 import io.rondo.scheduler.device.DiskIo;
+import io.rondo.server.live.LiveRecording;
+import io.rondo.server.live.LiveRecordings;
 import io.rondo.server.runtime.DiskRuntime;
 
 import java.time.Duration;
@@ -55,12 +57,25 @@ final class StreamAdmission {
     private final DiskRuntime disks;
     private final AdmissionController admission;
     private final StreamRegistry registry;
+    private final LiveRecordings live;
 
     StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
+        this(directory, disks, admission, registry, null);
+    }
+
+    /** @param live the recordings being written, whose viewers are judged by their declared rate; null for none */
+    StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
+                    LiveRecordings live) {
         this.directory = directory;
         this.disks = disks;
         this.admission = admission;
         this.registry = registry;
+        this.live = live;
+    }
+
+    /** The recording being written as object {@code id}, if it is one. */
+    Optional<LiveRecording> recording(long id) {
+        return live == null ? Optional.empty() : live.byId(id);
     }
 
     /** Judges an OPEN from {@code client}: admitted with its lease and buffers, or refused with nothing held. */
@@ -87,35 +102,79 @@ final class StreamAdmission {
         if (media == null) {
             return new Refused(RejectReason.NOT_CONTINUOUS, 0, object.name() + " is discrete data: fetch it over HTTP");
         }
-        if (open.startNs() < 0 || open.startNs() >= media.durationNs() && media.durationNs() > 0) {
+        Optional<LiveRecording> recording = recording(object.id());
+        long peak = recording.map(r -> 2 * r.peakBytesPerRound()).orElse(media.peakFragmentBytes());
+        if (recording.isEmpty()
+            && (open.startNs() < 0 || open.startNs() >= media.durationNs() && media.durationNs() > 0)) {
             return new Refused(RejectReason.START_OUT_OF_RANGE, 0, "start " + open.startNs()
                 + " ns is outside the media (" + media.durationNs() + " ns)");
         }
-        String unfit = unfit(open.profile(), media, disks.roundNs());
+        String unfit = unfit(open.profile(), peak, recording.isPresent() ? peak : media.peakStartBytes(),
+            disks.roundNs());
         if (unfit != null) {
             registry.log().refused(object.name(), client, "client-profile", 0, unfit);
             return new Refused(RejectReason.CLIENT_PROFILE, 0, unfit);
         }
         long id = registry.nextId();
-        AdmissionDecision decision = admission.admit(demand(object, id));
+        StreamDemand demand = recording.map(r -> StreamDemand.onDisk(id, r.disk(),
+            new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id));
+        Answer answer = admit(demand, object.name(), client, peak);
+        if (answer instanceof Refused) {
+            return answer;
+        }
+        registry.log().admitted(id, object.name(), client);
+        return new Admitted(id, lease);
+    }
+
+    /**
+     * Admits a recording of up to {@code peakBitsPerSecond} on {@code disk} as a write stream
+     * (papers/000 Section 2.3: writes admitted with reads): one round's media written each round,
+     * and its fragment buffers reserved. Returns its stream id, or why it is refused.
+     */
+    PublishAnswer publish(String name, String disk, long peakBitsPerSecond, String client) {
+        long perRound = Math.max(1, (long) (peakBitsPerSecond / 8.0 * disks.roundNs() / 1e9));
+        long id = registry.nextId();
+        Answer answer = admit(StreamDemand.onDisk(id, disk, new DiskDemand(perRound, 2 * perRound)), name, client,
+            2 * perRound);
+        if (answer instanceof Refused no) {
+            return new PublishAnswer(0, no);
+        }
+        registry.log().admitted(id, name, client);
+        return new PublishAnswer(id, null);
+    }
+
+    /** A publisher's admission: its stream id, or the refusal. */
+    record PublishAnswer(long id, Refused refused) {
+    }
+
+    /** A recording ended: its disk time and buffers are given back. */
+    void releasePublisher(long id, String name, String client, String why) {
+        admission.release(id);
+        disks.buffers().releaseStream(id);
+        registry.log().ended(id, name, client, why);
+    }
+
+    /** Admission control, then the stream's two fragment buffers: null if both are had, else the refusal. */
+    private Answer admit(StreamDemand demand, String name, String client, long peakFragmentBytes) {
+        long id = demand.streamId();
+        AdmissionDecision decision = admission.admit(demand);
         if (decision instanceof AdmissionDecision.Reject no) {
-            registry.log().refused(object.name(), client, no.resource().label(), no.retryAfterSeconds(), no.reason());
+            registry.log().refused(name, client, no.resource().label(), no.retryAfterSeconds(), no.reason());
             return new Refused(switch (no.resource()) {
                 case DISK_TIME, MEASURING -> RejectReason.DISK_TIME;
                 case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
                 case NETWORK, DELIVERY -> RejectReason.NETWORK;
             }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
         }
-        if (!disks.buffers().reserveStream(id, (int) Math.max(1, media.peakFragmentBytes()) + 2 * DiskIo.ALIGNMENT)) {
+        if (!disks.buffers().reserveStream(id, (int) Math.max(1, peakFragmentBytes) + 2 * DiskIo.ALIGNMENT)) {
             admission.release(id);
-            registry.log().refused(object.name(), client, "buffer-memory", 5, "no buffer memory left for the "
+            registry.log().refused(name, client, "buffer-memory", 5, "no buffer memory left for the "
                 + "stream's two fragment buffers");
             return new Refused(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment "
                 + "buffers: raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
                 + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
         }
-        registry.log().admitted(id, object.name(), client);
-        return new Admitted(id, lease);
+        return null;
     }
 
     /**
@@ -152,9 +211,7 @@ final class StreamAdmission {
      * arriving) and the largest run a start at a keyframe sends at once, and its rate must carry
      * the largest fragment within one round.
      */
-    private static String unfit(ClientProfile declared, MediaIndex media, long roundNs) {
-        long peak = media.peakFragmentBytes();
-        long start = media.peakStartBytes();
+    private static String unfit(ClientProfile declared, long peak, long start, long roundNs) {
         if (declared.bufferBytes() < 2 * peak) {
             return "the client's buffer of " + declared.bufferBytes() + " bytes cannot hold two of this object's "
                 + "largest fragments (" + peak + " bytes each)";

@@ -5,6 +5,7 @@ import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.content.model.MediaIndex;
+import io.rondo.server.runtime.Prepared;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ final class StreamOutput {
     private final ChannelHandlerContext ctx;
     private final SessionServices services;
     private final FragmentReads reads;
-    private final MediaIndex media;
+    private final Prepared fragments;
     private final ClientProfile profile;
     private final StreamStats stats;
     private final ClientLag lag;
@@ -55,15 +56,15 @@ final class StreamOutput {
      * @param paused  whether the client has paused it already
      */
     StreamOutput(StreamSession session, ChannelHandlerContext ctx, SessionServices services, FragmentReads reads,
-                 MediaIndex media, ClientProfile profile, StreamStats stats, boolean paused) {
+                 Prepared fragments, ClientProfile profile, StreamStats stats, boolean paused) {
         this.session = session;
         this.ctx = ctx;
         this.services = services;
         this.reads = reads;
-        this.media = media;
+        this.fragments = fragments;
         this.profile = profile;
         this.stats = stats;
-        this.lag = new ClientLag(media.peakFragmentBytes());
+        this.lag = new ClientLag(fragments.peakFragmentBytes());
         this.paused = paused;
     }
 
@@ -73,6 +74,7 @@ final class StreamOutput {
      * else is streaming, and its decoder starts at a keyframe.
      */
     void start(long startNs) {
+        MediaIndex media = fragments.media();
         int first = media.keyframeFragmentAt(startNs);
         outbox.moveTo(first);
         reads.start(first, media.fragmentAt(startNs), 0, FIRST_DEADLINE);
@@ -98,10 +100,12 @@ final class StreamOutput {
      * before the new position up to the position's own are read at once, as a new stream's first
      * are, due one round from now; a player so resumes after a seek in about one IO rather than up
      * to a round later, and its decoder starts at a keyframe. The first goes with DISCONTINUITY. A
-     * position past the end is answered with END alone.
+     * position past the end is answered with END alone; past a growing recording's end, it is the
+     * live edge.
      */
     private void moveTo(long positionNs) {
-        if (media.durationNs() > 0 && positionNs >= media.durationNs()) {
+        MediaIndex media = fragments.media();
+        if (!fragments.growing() && media.durationNs() > 0 && positionNs >= media.durationNs()) {
             session.end();
             return;
         }
@@ -110,6 +114,11 @@ final class StreamOutput {
         discontinuity = true;
         reads.start(first, media.fragmentAt(positionNs), dropped, services.clock().nanoTime()
             + services.disks().roundNs());
+    }
+
+    /** A live recording cut a fragment, or ended: a stream at its end may go on, or END. */
+    void liveChanged() {
+        pump();
     }
 
     /** A fragment was read. */
@@ -158,8 +167,10 @@ final class StreamOutput {
         if (acceptNs == 0 || closed || paused || inSender) {
             return;
         }
-        if (outbox.nextToSend() >= media.fragments().size()) {
-            session.end();
+        if (outbox.nextToSend() >= fragments.count()) {
+            if (!fragments.growing()) {
+                session.end();
+            }
             return;
         }
         Outbox.Ready queued = outbox.takeNext();
@@ -196,7 +207,7 @@ final class StreamOutput {
             return;
         }
         int bytes = next.chunk().data().remaining();
-        long startNs = media.fragments().get(next.fragment()).startNs();
+        long startNs = fragments.fragment(next.fragment()).startNs();
         long deadlineNs = next.deadlineNs();
         stats.sent(bytes, startNs, deadlineNs, nowNs);
         ctx.writeAndFlush(frames.encode(next.fragment(), startNs, deadlineNs - acceptNs, discontinuity,

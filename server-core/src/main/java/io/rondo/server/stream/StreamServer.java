@@ -12,9 +12,11 @@ import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
+import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.server.config.StreamSettings;
+import io.rondo.server.live.LiveRecordings;
 import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.net.Transport;
@@ -23,6 +25,7 @@ import io.rondo.server.observe.AdmissionLog;
 import org.agrona.concurrent.EpochClock;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -96,8 +99,24 @@ public final class StreamServer implements AutoCloseable {
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                      AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
                                      EpochClock epochClock) throws InterruptedException {
+        return start(address, directory, disks, config, settings, limit, epochClock, Publishing.NONE);
+    }
+
+    /**
+     * Binds the stream port as {@link #start(InetSocketAddress, Directory, DiskRuntime, AdmissionConfig,
+     * StreamSettings, ConnectionLimit, EpochClock)}, taking publishers too: their recordings'
+     * writes go in the same rounds as the streams' reads.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
+                                     EpochClock epochClock, Publishing publishing) throws InterruptedException {
         StreamRegistry registry = new StreamRegistry(epochClock);
-        disks.plan(registry);
+        LiveRecordings recordings = publishing.recordings();
+        disks.plan(recordings == null ? registry : (disk, round, startNs) -> {
+            List<ContinuousRequest> requests = new ArrayList<>(registry.continuousFor(disk, round, startNs));
+            requests.addAll(recordings.writesFor(disk, round, startNs));
+            return requests;
+        });
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
             disks.clock());
@@ -109,8 +128,8 @@ public final class StreamServer implements AutoCloseable {
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
         BiFunction<Directory, DiskRuntime, StreamSession> sessions = (objects, reader) -> new StreamSession(
-            new SessionServices(reader, new StreamAdmission(objects, reader, admission, registry), registry, sender,
-                initSegments, settings, reader.clock(), epochClock));
+            new SessionServices(reader, new StreamAdmission(objects, reader, admission, registry, recordings), registry,
+                sender, initSegments, settings, reader.clock(), epochClock, publishing));
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),

@@ -21,8 +21,9 @@ import io.rondo.client.protocol.Report;
 import io.rondo.client.protocol.Resume;
 import io.rondo.client.protocol.Seek;
 import io.rondo.content.model.MediaIndex;
+import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
-import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.runtime.Prepared;
 import io.rondo.server.runtime.QueueFullException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     private DeadlineWatch deadline;
     private boolean finished;
     private boolean paused;
+    /** A live recording's news of each fragment cut, while this stream watches it. */
+    private AutoCloseable liveWatch;
 
     StreamSession(SessionServices services) {
         this.services = services;
@@ -114,8 +117,11 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         admitted = (StreamAdmission.Admitted) answer;
         media = admitted.lease().object().media();
         profile = open.profile();
-        services.disks().prepare(admitted.lease().object()).whenCompleteAsync((ready, failure) ->
-            prepared(ready, failure, open.startNs()), ctx.executor());
+        MediaObject object = admitted.lease().object();
+        CompletableFuture<Prepared> preparing = services.admission().recording(object.id())
+            .map(recording -> services.publishing().recordings().prepare(recording))
+            .orElseGet(() -> services.disks().prepare(object));
+        preparing.whenCompleteAsync((ready, failure) -> prepared(ready, failure, open.startNs()), ctx.executor());
     }
 
     /**
@@ -123,7 +129,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * once, beside the init segment's (unless an earlier stream of the same object left it in
      * memory), so a new stream waits for about one IO and its own reads, whatever else is streaming.
      */
-    private void prepared(DiskRuntime.Prepared ready, Throwable failure, long startNs) {
+    private void prepared(Prepared ready, Throwable failure, long startNs) {
         if (finished) {
             return;
         }
@@ -132,7 +138,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             return;
         }
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
-        output = new StreamOutput(this, ctx, services, reads, media, profile, stats, paused);
+        output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
+        if (ready.growing()) {
+            liveWatch = ready.watch(fragment -> ctx.executor().execute(() -> cut(fragment)));
+        }
         output.start(startNs);
         // On the event loop, as every state change: a failed read completes on the disk's thread.
         services.initSegments().fetch(ready.object(), services.disks(), ctx.executor())
@@ -169,6 +178,21 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         reject(services.admission().busy(name(), client(), cause.getMessage()));
         finish("refused: " + cause.getMessage());
         closeSoon();
+    }
+
+    /**
+     * The live recording this stream watches cut fragment {@code fragment} (-1: it closed): a
+     * stream waiting at the live edge takes it from memory now; one at the end of a closed
+     * recording ENDs.
+     */
+    private void cut(int fragment) {
+        if (finished) {
+            return;
+        }
+        if (fragment >= 0) {
+            reads.cut(fragment, services.clock().nanoTime());
+        }
+        output.liveChanged();
     }
 
     /** The round clock asks: this stream's C-request on {@code disk} this round, or null. */
@@ -229,6 +253,13 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         }
         finished = true;
         deadline.stop();
+        if (liveWatch != null) {
+            try {
+                liveWatch.close();
+            } catch (Exception e) {
+                LOG.debug("stopping a live watch: {}", e.getMessage());
+            }
+        }
         if (reads != null) {
             reads.close();
             output.close();

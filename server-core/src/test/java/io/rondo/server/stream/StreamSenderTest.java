@@ -27,7 +27,7 @@ class StreamSenderTest {
 
     /** A session that is only a key to the sender: nothing it works with is reached. */
     private SessionServices unused() {
-        return new SessionServices(null, null, null, sender, null, SETTINGS, clock, null);
+        return new SessionServices(null, null, null, sender, null, SETTINGS, clock, null, Publishing.NONE);
     }
 
     @AfterEach

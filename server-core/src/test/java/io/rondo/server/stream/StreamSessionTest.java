@@ -111,7 +111,7 @@ class StreamSessionTest {
         sender = new StreamSender(clock, 16);
         session = new StreamSession(new SessionServices(disks,
             new StreamAdmission(library.directory(), disks, admission, registry), registry, sender, new InitSegments(4),
-            SETTINGS, clock, epochClock));
+            SETTINGS, clock, epochClock, Publishing.NONE));
         disks.start();
         channel = new EmbeddedChannel();
         channel.freezeTime();
