@@ -1,9 +1,10 @@
 /*
  * librondo_disk: the system calls behind io.rondo.scheduler.device.NativeDiskIo.
  *
- * Rondo schedules its own disk reads (SCAN within a round), so it needs two things Java does not
- * give: reads that bypass the page cache (O_DIRECT, so the order Rondo picks is the order the
- * device sees) and the physical address of a file's bytes on the device (FIEMAP, the sort key).
+ * Rondo schedules its own disk reads and writes (SCAN within a round), so it needs what Java does
+ * not give: IO that bypasses the page cache (O_DIRECT, so the order Rondo picks is the order the
+ * device sees), the physical address of a file's bytes on the device (FIEMAP, the sort key), and
+ * blocks reserved ahead of a recording's writes (fallocate), so that no round pays for allocation.
  *
  * Conventions: every failed system call throws java.io.IOException (FileNotFoundException for
  * ENOENT) whose message names the operation, the path and strerror(errno); arguments that would
@@ -13,7 +14,7 @@
  * Built by the scheduler module's pom (maven-antrun-plugin, compile phase) with
  * gcc -Wall -Wextra -Werror -O2 -fPIC -shared, against the header javac -h generates.
  */
-#define _GNU_SOURCE /* O_DIRECT, strerrordesc_np */
+#define _GNU_SOURCE /* O_DIRECT, fallocate, strerrordesc_np */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,9 +97,13 @@ JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_abiVersion0(J
     return ABI_VERSION;
 }
 
-/* open(2) for reading with O_DIRECT; only regular files are accepted. Returns the descriptor. */
+/*
+ * open(2) with O_DIRECT, for reading, or for reading and writing (created if missing, never
+ * truncated) if writable; only regular files are accepted. Returns the descriptor.
+ */
 JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_open0(JNIEnv *env, jclass cls,
-                                                                         jbyteArray native_path, jstring path)
+                                                                         jbyteArray native_path, jstring path,
+                                                                         jboolean writable)
 {
     (void) cls;
     if (native_path == NULL) {
@@ -121,7 +126,8 @@ JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_open0(JNIEnv 
 
     int fd;
     do {
-        fd = open(name, O_RDONLY | O_DIRECT | O_CLOEXEC);
+        fd = writable ? open(name, O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0644)
+                      : open(name, O_RDONLY | O_DIRECT | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
     int err = errno;
     struct stat st;
@@ -161,6 +167,47 @@ JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_close0(JNIEnv
 }
 
 /*
+ * The address of length bytes from index position of the direct buffer buf, for an O_DIRECT
+ * transfer at offset; NULL, with IllegalArgumentException thrown, if anything is missing, out of
+ * the buffer or unaligned.
+ */
+static char *direct_span(JNIEnv *env, jobject buf, jint position, jint length, jlong offset)
+{
+    if (buf == NULL) {
+        throw_illegal(env, "the buffer is null");
+        return NULL;
+    }
+    char *base = (*env)->GetDirectBufferAddress(env, buf);
+    jlong capacity = (*env)->GetDirectBufferCapacity(env, buf);
+    if (base == NULL || capacity < 0) {
+        throw_illegal(env, "the buffer is not a direct buffer");
+        return NULL;
+    }
+    if (position < 0 || length < 0 || position > capacity - length) {
+        throw_illegal(env, "position %d and length %d do not fit in a buffer of %lld bytes",
+                      (int) position, (int) length, (long long) capacity);
+        return NULL;
+    }
+    char *start = base + position;
+    if (offset < 0 || offset % ALIGNMENT != 0 || length % ALIGNMENT != 0 || (uintptr_t) start % ALIGNMENT != 0) {
+        throw_illegal(env, "O_DIRECT needs offset (%lld), length (%d) and address (%p) aligned to %d bytes",
+                      (long long) offset, (int) length, (void *) start, (int) ALIGNMENT);
+        return NULL;
+    }
+    return start;
+}
+
+/* Throws the error of a transfer that failed done bytes into length bytes at offset. */
+static void throw_transfer(JNIEnv *env, int err, const char *op, jstring path, jlong offset, size_t done,
+                           jint length)
+{
+    char detail[64];
+    snprintf(detail, sizeof detail, " at offset %lld, %zu bytes", (long long) offset + (long long) done,
+             (size_t) length - done);
+    throw_errno(env, err, op, path, detail, "");
+}
+
+/*
  * pread(2) of length bytes at offset into the direct buffer dst, starting at its index position.
  * Loops on EINTR and on short reads; stops at the end of the file. Returns the bytes read.
  */
@@ -169,28 +216,10 @@ JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_pread0(JNIEnv
                                                                           jlong offset, jstring path)
 {
     (void) cls;
-    if (dst == NULL) {
-        throw_illegal(env, "the buffer is null");
+    char *start = direct_span(env, dst, position, length, offset);
+    if (start == NULL) {
         return -1;
     }
-    char *base = (*env)->GetDirectBufferAddress(env, dst);
-    jlong capacity = (*env)->GetDirectBufferCapacity(env, dst);
-    if (base == NULL || capacity < 0) {
-        throw_illegal(env, "the buffer is not a direct buffer");
-        return -1;
-    }
-    if (position < 0 || length < 0 || position > capacity - length) {
-        throw_illegal(env, "position %d and length %d do not fit in a buffer of %lld bytes",
-                      (int) position, (int) length, (long long) capacity);
-        return -1;
-    }
-    char *start = base + position;
-    if (offset < 0 || offset % ALIGNMENT != 0 || length % ALIGNMENT != 0 || (uintptr_t) start % ALIGNMENT != 0) {
-        throw_illegal(env, "O_DIRECT needs offset (%lld), length (%d) and address (%p) aligned to %d bytes",
-                      (long long) offset, (int) length, (void *) start, (int) ALIGNMENT);
-        return -1;
-    }
-
     size_t done = 0;
     while (done < (size_t) length) {
         ssize_t n = pread(fd, start + done, (size_t) length - done, (off_t) (offset + (jlong) done));
@@ -198,10 +227,7 @@ JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_pread0(JNIEnv
             if (errno == EINTR) {
                 continue;
             }
-            char detail[64];
-            snprintf(detail, sizeof detail, " at offset %lld, %zu bytes", (long long) offset + (long long) done,
-                     (size_t) length - done);
-            throw_errno(env, errno, "pread", path, detail, "");
+            throw_transfer(env, errno, "pread", path, offset, done, length);
             return -1;
         }
         if (n == 0) {
@@ -213,6 +239,97 @@ JNIEXPORT jint JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_pread0(JNIEnv
         }
     }
     return (jint) done;
+}
+
+/* pwrite(2) of all length bytes of the direct buffer src from its index position, at offset. */
+JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_pwrite0(JNIEnv *env, jclass cls, jint fd,
+                                                                           jobject src, jint position, jint length,
+                                                                           jlong offset, jstring path)
+{
+    (void) cls;
+    const char *start = direct_span(env, src, position, length, offset);
+    if (start == NULL) {
+        return;
+    }
+    size_t done = 0;
+    while (done < (size_t) length) {
+        ssize_t n = pwrite(fd, start + done, (size_t) length - done, (off_t) (offset + (jlong) done));
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_transfer(env, errno, "pwrite", path, offset, done, length);
+            return;
+        }
+        if (n == 0) {
+            throw_transfer(env, ENOSPC, "pwrite", path, offset, done, length); /* nothing taken: no room */
+            return;
+        }
+        done += (size_t) n;
+    }
+}
+
+/* fdatasync(2): the file's data, and what metadata reading it back needs, reach the device. */
+JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_fdatasync0(JNIEnv *env, jclass cls, jint fd,
+                                                                              jstring path)
+{
+    (void) cls;
+    int result;
+    do {
+        result = fdatasync(fd);
+    } while (result != 0 && errno == EINTR);
+    if (result != 0) {
+        throw_errno(env, errno, "fdatasync", path, "", "");
+    }
+}
+
+/*
+ * fallocate(2) with FALLOC_FL_KEEP_SIZE: the blocks of [offset, offset + length) are reserved, the
+ * size stays. Returns false where the file system cannot (EOPNOTSUPP), true once reserved.
+ */
+JNIEXPORT jboolean JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_fallocate0(JNIEnv *env, jclass cls, jint fd,
+                                                                                  jlong offset, jlong length,
+                                                                                  jstring path)
+{
+    (void) cls;
+    if (offset < 0 || length <= 0 || offset > INT64_MAX - length) {
+        throw_illegal(env, "cannot reserve %lld bytes at offset %lld", (long long) length, (long long) offset);
+        return JNI_FALSE;
+    }
+    int result;
+    do {
+        result = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t) offset, (off_t) length);
+    } while (result != 0 && errno == EINTR);
+    if (result != 0) {
+        if (errno == EOPNOTSUPP) {
+            return JNI_FALSE;
+        }
+        char detail[64];
+        snprintf(detail, sizeof detail, " at offset %lld, %lld bytes", (long long) offset, (long long) length);
+        throw_errno(env, errno, "fallocate", path, detail, "");
+        return JNI_FALSE;
+    }
+    return JNI_TRUE;
+}
+
+/* ftruncate(2): the file's size becomes size, cut or extended with zeros. */
+JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_ftruncate0(JNIEnv *env, jclass cls, jint fd,
+                                                                              jlong size, jstring path)
+{
+    (void) cls;
+    if (size < 0) {
+        throw_illegal(env, "cannot set a size of %lld bytes", (long long) size);
+        return;
+    }
+    int result;
+    do {
+        result = ftruncate(fd, (off_t) size);
+    } while (result != 0 && errno == EINTR);
+    if (result != 0) {
+        char detail[48];
+        snprintf(detail, sizeof detail, " to %lld bytes", (long long) size);
+        throw_errno(env, errno, "ftruncate", path, detail, "");
+    }
 }
 
 /* fstat(2): {size in bytes, mtime in nanoseconds since the epoch}. */

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 
 /**
  * What both readers share: the argument checks that O_DIRECT needs, done in Java before anything
- * reaches the kernel or native memory, the widening of an unaligned read to its aligned span, and
- * refusing to work on a closed file.
+ * reaches the kernel or native memory, the widening of an unaligned read to its aligned span,
+ * refusing to work on a closed file or to write one opened for reading, and naming a full disk.
  */
-abstract class AbstractOpenFile implements OpenFile {
+abstract class AbstractOpenFile implements WritableFile {
 
     /** The FIEMAP flag on a file's last extent. */
     static final int EXTENT_LAST = 0x1;
@@ -17,10 +17,13 @@ abstract class AbstractOpenFile implements OpenFile {
     static final int EXTENT_UNKNOWN = 0x2;
 
     private final Path path;
+    private final boolean writable;
     private boolean closed;
 
-    AbstractOpenFile(Path path) {
+    /** A file at {@code path}, opened for writing as well as reading if {@code writable}. */
+    AbstractOpenFile(Path path, boolean writable) {
         this.path = path;
+        this.writable = writable;
     }
 
     @Override
@@ -30,7 +33,7 @@ abstract class AbstractOpenFile implements OpenFile {
 
     @Override
     public final int readAligned(long offset, ByteBuffer dst) throws IOException {
-        checkAligned(offset, dst);
+        checkAligned(offset, dst, "dst", false);
         ensureOpen("read");
         int position = dst.position();
         int length = dst.remaining();
@@ -50,7 +53,7 @@ abstract class AbstractOpenFile implements OpenFile {
         long start = offset - Math.floorMod(offset, DiskIo.ALIGNMENT);
         long end = offset + length;
         long span = (end + DiskIo.ALIGNMENT - 1) / DiskIo.ALIGNMENT * DiskIo.ALIGNMENT - start;
-        checkBuffer(scratch, "scratch");
+        checkBuffer(scratch, "scratch", false);
         if (scratch.remaining() < span) {
             throw new IllegalArgumentException("scratch buffer has " + scratch.remaining() + " bytes remaining, but "
                 + length + " bytes at offset " + offset + " need an aligned span of " + span + " bytes");
@@ -62,6 +65,52 @@ abstract class AbstractOpenFile implements OpenFile {
         int head = (int) (offset - start);
         int count = Math.max(0, Math.min(length, read - head));
         return scratch.slice(base + head, count);
+    }
+
+    @Override
+    public final void writeAligned(long offset, ByteBuffer src) throws IOException {
+        checkAligned(offset, src, "src", true);
+        ensureWritable("write");
+        int position = src.position();
+        int length = src.remaining();
+        if (length == 0) {
+            return;
+        }
+        try {
+            writeAt(offset, src, position, length);
+        } catch (IOException e) {
+            throw DiskFullException.ifFull(e);
+        }
+        src.position(position + length);
+    }
+
+    @Override
+    public final void force() throws IOException {
+        ensureWritable("fdatasync");
+        forceNow();
+    }
+
+    @Override
+    public final boolean allocate(long offset, long length) throws IOException {
+        if (offset < 0 || length <= 0 || offset > Long.MAX_VALUE - length) {
+            throw new IllegalArgumentException("cannot reserve " + length + " bytes at offset " + offset + " of "
+                + path);
+        }
+        ensureWritable("fallocate");
+        try {
+            return allocateNow(offset, length);
+        } catch (IOException e) {
+            throw DiskFullException.ifFull(e);
+        }
+    }
+
+    @Override
+    public final void truncate(long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("cannot set the size of " + path + " to " + size + " bytes");
+        }
+        ensureWritable("ftruncate");
+        truncateNow(size);
     }
 
     @Override
@@ -79,6 +128,11 @@ abstract class AbstractOpenFile implements OpenFile {
         }
     }
 
+    /** Whether the file was opened for writing. */
+    final boolean writable() {
+        return writable;
+    }
+
     /**
      * Reads {@code length} bytes at {@code offset} into {@code dst} from index {@code position},
      * everything already checked and aligned, without moving {@code dst}'s position; returns how
@@ -86,8 +140,31 @@ abstract class AbstractOpenFile implements OpenFile {
      */
     abstract int readAt(long offset, ByteBuffer dst, int position, int length) throws IOException;
 
+    /**
+     * Writes all {@code length} bytes of {@code src} from index {@code position} at {@code offset},
+     * everything already checked and aligned, without moving {@code src}'s position.
+     */
+    abstract void writeAt(long offset, ByteBuffer src, int position, int length) throws IOException;
+
+    /** fdatasync, the file open for writing. */
+    abstract void forceNow() throws IOException;
+
+    /** fallocate with FALLOC_FL_KEEP_SIZE, arguments checked; false where it cannot be done. */
+    abstract boolean allocateNow(long offset, long length) throws IOException;
+
+    /** ftruncate, arguments checked. */
+    abstract void truncateNow(long size) throws IOException;
+
     /** Releases the file; called once. */
     abstract void closeNow() throws IOException;
+
+    /** Throws if the file was closed or opened for reading only; {@code operation} names what was tried. */
+    private void ensureWritable(String operation) throws IOException {
+        ensureOpen(operation);
+        if (!writable) {
+            throw new IOException(operation + " " + path + ": the file is open for reading only");
+        }
+    }
 
     /** The message for an offset past the end, shared so both readers say the same. */
     final IOException pastTheEnd(long offset, long size) {
@@ -95,8 +172,8 @@ abstract class AbstractOpenFile implements OpenFile {
             + ": past the end of the file (" + size + " bytes)");
     }
 
-    private void checkAligned(long offset, ByteBuffer dst) {
-        checkBuffer(dst, "dst");
+    private void checkAligned(long offset, ByteBuffer dst, String name, boolean mayBeReadOnly) {
+        checkBuffer(dst, name, mayBeReadOnly);
         if (offset < 0 || offset % DiskIo.ALIGNMENT != 0) {
             throw new IllegalArgumentException("offset " + offset + " in " + path
                 + " is not a non-negative multiple of " + DiskIo.ALIGNMENT + " (O_DIRECT)");
@@ -111,15 +188,15 @@ abstract class AbstractOpenFile implements OpenFile {
         }
     }
 
-    private static void checkBuffer(ByteBuffer buffer, String name) {
+    private static void checkBuffer(ByteBuffer buffer, String name, boolean mayBeReadOnly) {
         if (buffer == null) {
             throw new IllegalArgumentException(name + " buffer is null");
         }
         if (!buffer.isDirect()) {
-            throw new IllegalArgumentException(name + " is a heap buffer; O_DIRECT reads need a direct, aligned one"
+            throw new IllegalArgumentException(name + " is a heap buffer; O_DIRECT needs a direct, aligned one"
                 + " (allocate with AlignedBuffers)");
         }
-        if (buffer.isReadOnly()) {
+        if (buffer.isReadOnly() && !mayBeReadOnly) {
             throw new IllegalArgumentException(name + " buffer is read-only");
         }
     }

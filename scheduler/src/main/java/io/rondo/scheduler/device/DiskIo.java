@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The way Rondo reads its disks: the JNI reader ({@code librondo_disk.so}: O_DIRECT, FIEMAP,
- * posix_fadvise) where it loads, else a pure-Java reader (FileChannel with
+ * The way Rondo reads and writes its disks: the JNI reader ({@code librondo_disk.so}: O_DIRECT, FIEMAP,
+ * posix_fadvise, fallocate) where it loads, else a pure-Java reader (FileChannel with
  * {@code ExtendedOpenOption.DIRECT}, logical offsets as positions). One per process.
  */
 public interface DiskIo {
@@ -38,6 +38,12 @@ public interface DiskIo {
 
     /** Opens a file for reading, with O_DIRECT where the reader and file system allow it. */
     OpenFile open(Path file) throws IOException;
+
+    /**
+     * Opens a file for reading and writing, with O_DIRECT where the reader and file system allow
+     * it, creating it (empty) if it does not exist; an existing file keeps its bytes and size.
+     */
+    WritableFile openForWriting(Path file) throws IOException;
 
     /** The block device a path lives on. */
     DeviceInfo device(Path path) throws IOException;

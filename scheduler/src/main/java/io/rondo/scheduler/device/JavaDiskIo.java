@@ -9,9 +9,11 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 
 /**
  * The pure-Java reader, for where {@code librondo_disk.so} cannot load: a FileChannel opened with
@@ -57,10 +59,43 @@ final class JavaDiskIo implements DiskIo {
 
     @Override
     public OpenFile open(Path file) throws IOException {
+        checkRegularFile(file, false);
+        return openChannel(file, false, StandardOpenOption.READ);
+    }
+
+    @Override
+    public WritableFile openForWriting(Path file) throws IOException {
+        checkRegularFile(file, true);
+        return openChannel(file, true, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    /** Opens with O_DIRECT, or through the page cache where the file system refuses it. */
+    private static JavaOpenFile openChannel(Path file, boolean writable, OpenOption... options) throws IOException {
+        OpenOption[] direct = Arrays.copyOf(options, options.length + 1);
+        direct[options.length] = ExtendedOpenOption.DIRECT;
+        try {
+            return new JavaOpenFile(file, FileChannel.open(file, direct), true, writable);
+        } catch (AccessDeniedException | NoSuchFileException e) {
+            throw failure(file, e);
+        } catch (FileSystemException refused) {
+            // The file system refuses O_DIRECT (EINVAL): go through the page cache instead.
+            try {
+                return new JavaOpenFile(file, FileChannel.open(file, options), false, writable);
+            } catch (FileSystemException e) {
+                throw failure(file, e);
+            }
+        }
+    }
+
+    /** Refuses a directory or anything but a regular file; a missing file only if it may not be created. */
+    private static void checkRegularFile(Path file, boolean mayBeMissing) throws IOException {
         BasicFileAttributes attributes;
         try {
             attributes = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
+            if (mayBeMissing) {
+                return;
+            }
             throw new FileNotFoundException("open " + file + ": No such file or directory");
         } catch (FileSystemException e) {
             throw failure(file, e);
@@ -70,19 +105,6 @@ final class JavaDiskIo implements DiskIo {
         }
         if (!attributes.isRegularFile()) {
             throw new IOException("open " + file + ": not a regular file (a device, FIFO or socket)");
-        }
-        try {
-            return new JavaOpenFile(file, FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT),
-                true);
-        } catch (AccessDeniedException | NoSuchFileException e) {
-            throw failure(file, e);
-        } catch (FileSystemException refused) {
-            // The file system refuses O_DIRECT (EINVAL): read through the page cache instead.
-            try {
-                return new JavaOpenFile(file, FileChannel.open(file, StandardOpenOption.READ), false);
-            } catch (FileSystemException e) {
-                throw failure(file, e);
-            }
         }
     }
 

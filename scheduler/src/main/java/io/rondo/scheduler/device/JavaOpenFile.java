@@ -1,6 +1,7 @@
 package io.rondo.scheduler.device;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -9,15 +10,15 @@ import java.util.List;
 /**
  * A file opened by {@link JavaDiskIo}: a FileChannel, with O_DIRECT where the file system took it.
  * Java knows nothing of where the bytes lie, so the file is one extent and a byte's position is its
- * offset.
+ * offset; nor can it reserve blocks ahead, so {@link #allocate} says false.
  */
 final class JavaOpenFile extends AbstractOpenFile {
 
     private final FileChannel channel;
     private final boolean direct;
 
-    JavaOpenFile(Path path, FileChannel channel, boolean direct) {
-        super(path);
+    JavaOpenFile(Path path, FileChannel channel, boolean direct, boolean writable) {
+        super(path, writable);
         this.channel = channel;
         this.direct = direct;
     }
@@ -57,12 +58,59 @@ final class JavaOpenFile extends AbstractOpenFile {
     }
 
     @Override
+    void writeAt(long offset, ByteBuffer src, int position, int length) throws IOException {
+        ByteBuffer window = src.duplicate();
+        window.limit(position + length).position(position);
+        int done = 0;
+        try {
+            while (done < length) {
+                done += channel.write(window, offset + done);
+            }
+        } catch (IOException e) {
+            throw new IOException("pwrite " + path() + " at offset " + (offset + done) + ", " + (length - done)
+                + " bytes: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    void forceNow() throws IOException {
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new IOException("fdatasync " + path() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** False: Java has no fallocate. */
+    @Override
+    boolean allocateNow(long offset, long length) throws IOException {
+        return false;
+    }
+
+    /** FileChannel only cuts, so a longer size is set through a second descriptor, as ftruncate would. */
+    @Override
+    void truncateNow(long size) throws IOException {
+        try {
+            if (size <= channel.size()) {
+                channel.truncate(size);
+            } else {
+                try (RandomAccessFile file = new RandomAccessFile(path().toFile(), "rw")) {
+                    file.setLength(size);
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException("ftruncate " + path() + " to " + size + " bytes: " + e.getMessage(), e);
+        }
+    }
+
+    /** The offset itself; a file open for writing maps offsets past its end too, where its writes will go. */
+    @Override
     public long physicalPosition(long offset) throws IOException {
         if (offset < 0) {
             throw new IllegalArgumentException("negative offset " + offset + " in " + path());
         }
         long size = size();
-        if (offset >= size) {
+        if (offset >= size && !writable()) {
             throw pastTheEnd(offset, size);
         }
         return offset;

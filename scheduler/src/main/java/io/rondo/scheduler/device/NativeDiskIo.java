@@ -12,8 +12,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * The JNI reader ({@code librondo_disk.so}, built from {@code src/main/native/rondo_disk.c}). Java
  * cannot tell where a file's bytes lie on the device, and SCAN orders a round by exactly that: so
- * positions come from the FIEMAP ioctl, and reads use O_DIRECT so that the order Rondo chooses is
- * the order the device sees.
+ * positions come from the FIEMAP ioctl, and reads and writes use O_DIRECT so that the order Rondo
+ * chooses is the order the device sees. It also reserves a file's blocks ahead of its writes
+ * (fallocate), which Java cannot.
  *
  * <p>The library travels inside the jar at {@value #LIBRARY_RESOURCE}; the first use of this class
  * copies it to a temporary file and loads it. Where that fails (another OS or architecture, a jar
@@ -26,7 +27,7 @@ final class NativeDiskIo implements DiskIo {
     static final String LIBRARY_RESOURCE = "/native/linux-x86_64/librondo_disk.so";
 
     /** The version of the Java-to-C contract below; the C side must report the same. */
-    static final int ABI_VERSION = 1;
+    static final int ABI_VERSION = 2;
 
     /** {@link DiskIo#ALIGNMENT}, restated so that {@code javac -h} hands it to the C code. */
     static final int NATIVE_ALIGNMENT = DiskIo.ALIGNMENT;
@@ -70,6 +71,15 @@ final class NativeDiskIo implements DiskIo {
 
     @Override
     public OpenFile open(Path file) throws IOException {
+        return open(file, false);
+    }
+
+    @Override
+    public WritableFile openForWriting(Path file) throws IOException {
+        return open(file, true);
+    }
+
+    private static NativeOpenFile open(Path file, boolean writable) throws IOException {
         if (LOAD_FAILURE != null) {
             throw new IOException("open " + file + ": the native disk reader is not loaded (" + LOAD_FAILURE + ")");
         }
@@ -83,8 +93,8 @@ final class NativeDiskIo implements DiskIo {
             // A FIFO would block open(2) until a writer came; nothing but a regular file is wanted.
             throw new IOException("open " + file + ": not a regular file (a device, FIFO or socket)");
         }
-        int fd = open0(nativePath(file), file.toString());
-        return new NativeOpenFile(file, fd);
+        int fd = open0(nativePath(file), file.toString(), writable);
+        return new NativeOpenFile(file, fd, writable);
     }
 
     @Override
@@ -142,8 +152,11 @@ final class NativeDiskIo implements DiskIo {
 
     static native int abiVersion0();
 
-    /** open(2) with O_RDONLY | O_DIRECT | O_CLOEXEC; refuses anything but a regular file. */
-    static native int open0(byte[] nativePath, String path) throws IOException;
+    /**
+     * open(2) with O_DIRECT | O_CLOEXEC and O_RDONLY, or O_RDWR | O_CREAT (mode 0644 less the
+     * umask) if {@code writable}; refuses anything but a regular file.
+     */
+    static native int open0(byte[] nativePath, String path, boolean writable) throws IOException;
 
     static native void close0(int fd, String path) throws IOException;
 
@@ -158,4 +171,15 @@ final class NativeDiskIo implements DiskIo {
     static native long[] fiemap0(int fd, String path) throws IOException;
 
     static native void fadvise0(int fd, long offset, long length, int advice, String path) throws IOException;
+
+    /** pwrite(2) of all {@code length} bytes of {@code src} from {@code position} at {@code offset}. */
+    static native void pwrite0(int fd, ByteBuffer src, int position, int length, long offset, String path)
+        throws IOException;
+
+    static native void fdatasync0(int fd, String path) throws IOException;
+
+    /** fallocate(2) with FALLOC_FL_KEEP_SIZE; false if the file system does not support it (EOPNOTSUPP). */
+    static native boolean fallocate0(int fd, long offset, long length, String path) throws IOException;
+
+    static native void ftruncate0(int fd, long size, String path) throws IOException;
 }

@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * A file opened by {@link NativeDiskIo}: a file descriptor with O_DIRECT. Its FIEMAP extents are
- * fetched once and kept until the file's size or mtime changes, so {@link #physicalPosition} costs
- * one fstat and a binary search, not an ioctl that syncs the file.
+ * fetched once and kept until the file's size or mtime changes or this file writes, reserves or
+ * truncates, so {@link #physicalPosition} costs one fstat and a binary search, not an ioctl that
+ * syncs the file.
  */
 final class NativeOpenFile extends AbstractOpenFile {
 
@@ -21,8 +22,8 @@ final class NativeOpenFile extends AbstractOpenFile {
     private long extentsSize = -1;
     private long extentsMtimeNs;
 
-    NativeOpenFile(Path path, int fd) {
-        super(path);
+    NativeOpenFile(Path path, int fd, boolean writable) {
+        super(path, writable);
         this.fd = fd;
         this.name = path.toString();
     }
@@ -39,12 +40,36 @@ final class NativeOpenFile extends AbstractOpenFile {
     }
 
     @Override
+    void writeAt(long offset, ByteBuffer src, int position, int length) throws IOException {
+        extents = null;
+        NativeDiskIo.pwrite0(fd, src, position, length, offset, name);
+    }
+
+    @Override
+    void forceNow() throws IOException {
+        NativeDiskIo.fdatasync0(fd, name);
+    }
+
+    @Override
+    boolean allocateNow(long offset, long length) throws IOException {
+        extents = null;
+        return NativeDiskIo.fallocate0(fd, offset, length, name);
+    }
+
+    @Override
+    void truncateNow(long size) throws IOException {
+        extents = null;
+        NativeDiskIo.ftruncate0(fd, size, name);
+    }
+
+    /** Past the end, a file open for writing maps the offsets {@link #allocate} reserved. */
+    @Override
     public long physicalPosition(long offset) throws IOException {
         if (offset < 0) {
             throw new IllegalArgumentException("negative offset " + offset + " in " + name);
         }
         List<Extent> list = extents();
-        if (offset >= extentsSize) {
+        if (offset >= extentsSize && !(writable() && mapped(list, offset))) {
             throw pastTheEnd(offset, extentsSize);
         }
         int low = 0;
@@ -66,6 +91,14 @@ final class NativeOpenFile extends AbstractOpenFile {
         }
         throw new IOException("physical position of offset " + offset + " in " + name
             + ": the offset is in a hole (no extent maps it)");
+    }
+
+    private static boolean mapped(List<Extent> list, long offset) {
+        if (list.isEmpty()) {
+            return false;
+        }
+        Extent last = list.get(list.size() - 1);
+        return offset < last.logical() + last.length();
     }
 
     @Override

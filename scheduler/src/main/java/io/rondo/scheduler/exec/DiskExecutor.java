@@ -37,6 +37,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * round start it drains, so it takes over at a round boundary, with nothing of the last round
  * left in the scan list.
  *
+ * <p>A recording's fragment is a C-request like a read stream's, in the same scan and the same
+ * round (papers/000 Section 2.1), whose {@link IoTask} is a write: it takes no buffer, and is
+ * counted in {@link #writes()} and {@link #writeBytes()}.
+ *
  * <p>Other threads may read what waits ({@link #queuedDiscrete()}, {@link #scanListSize()}): the
  * executor publishes its scheduler's queue lengths once a duty cycle.
  */
@@ -47,7 +51,7 @@ public final class DiskExecutor implements Agent {
     /** Longest the idle thread parks before looking again, though nothing woke it. */
     private static final long MAX_PARK_NS = 10_000_000;
 
-    /** A failing disk logs its first failed read, then at most one line a second with the count since. */
+    /** A failing disk logs its first failed IO, then at most one line a second with the count since. */
     private static final long LOG_INTERVAL_NS = 1_000_000_000;
 
     private final String name;
@@ -68,6 +72,8 @@ public final class DiskExecutor implements Agent {
     private volatile int fifoSnapshot;
     private volatile int scanListSnapshot;
     private volatile long ioErrors;
+    private volatile long writes;
+    private volatile long writeBytes;
     private long errorsLogged;
     private long lastLogNs;
 
@@ -210,14 +216,15 @@ public final class DiskExecutor implements Agent {
     }
 
     /**
-     * Tells each C-request dropped unread at a round's end that it failed: its read will never be
-     * issued, and its stream must not wait for it.
+     * Tells each C-request dropped unserved at a round's end that it failed: its read or write will
+     * never be issued, and its stream must not wait for it.
      */
     private void failDropped(List<ContinuousRequest> dropped, long roundStartNs) {
         for (ContinuousRequest request : dropped) {
             IoTask task = (IoTask) request.attachment();
-            task.completion().failed(request, new MissedRoundException("disk " + name + " did not read "
-                + request + " in its round, which ended at " + roundStartNs + " ns"), roundStartNs);
+            task.completion().failed(request, new MissedRoundException("disk " + name + " did not "
+                + (task.isWrite() ? "write " : "read ") + request + " in its round, which ended at " + roundStartNs
+                + " ns"), roundStartNs);
         }
     }
 
@@ -239,9 +246,22 @@ public final class DiskExecutor implements Agent {
         return scanListSnapshot;
     }
 
-    /** Reads that failed (device errors, no buffer memory); not the reads of streams that ended before them. */
+    /**
+     * Reads and writes that failed (device errors, a full disk, no buffer memory); not the reads of
+     * streams that ended before them.
+     */
     public long ioErrors() {
         return ioErrors;
+    }
+
+    /** Writes done (forced too, where asked). Any thread may ask. */
+    public long writes() {
+        return writes;
+    }
+
+    /** The bytes of the writes done. Any thread may ask. */
+    public long writeBytes() {
+        return writeBytes;
     }
 
     /** Writes the queue lengths other threads read: two field writes a duty cycle, against an IO of milliseconds. */
@@ -252,6 +272,10 @@ public final class DiskExecutor implements Agent {
 
     private void perform(DiskRequest request) {
         IoTask task = (IoTask) request.attachment();
+        if (task.isWrite()) {
+            performWrite(request, task);
+            return;
+        }
         OpenFile file = task.file();
         PooledBuffer buffer = null;
         ByteBuffer data = null;
@@ -286,6 +310,27 @@ public final class DiskExecutor implements Agent {
         }
     }
 
+    /** A write takes no buffer: its bytes are the task's, and stay the caller's. */
+    private void performWrite(DiskRequest request, IoTask task) {
+        Exception error = null;
+        try {
+            device.write(request, task);
+        } catch (IOException | RuntimeException e) {
+            error = e;
+        }
+        long completedNs = clock.nanoTime();
+        scheduler.ioCompleted(completedNs);
+        if (error == null) {
+            writes++;
+            writeBytes += task.length();
+            task.completion().completed(request, null, null, completedNs);
+        } else {
+            ioErrors++;
+            logFailure(task, error, completedNs);
+            task.completion().failed(request, error, completedNs);
+        }
+    }
+
     private void logFailure(IoTask task, Exception error, long nowNs) {
         if (errorsLogged > 0 && nowNs - lastLogNs < LOG_INTERVAL_NS) {
             return;
@@ -294,8 +339,8 @@ public final class DiskExecutor implements Agent {
         errorsLogged = ioErrors;
         lastLogNs = nowNs;
         String where = task.file() == null ? "" : " of " + task.length() + " bytes at " + task.offset() + " in "
-            + task.file();
-        LOG.warn("disk {}: a read{} failed: {} ({} failed read(s) since the last report, {} in all)", name, where,
-            error.getMessage(), since, ioErrors);
+            + task.file().path();
+        LOG.warn("disk {}: a {}{} failed: {} ({} failed IO(s) since the last report, {} in all)", name,
+            task.isWrite() ? "write" : "read", where, error.getMessage(), since, ioErrors);
     }
 }

@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
 /**
- * A disk that reads the real bytes but completes each IO when a {@link DiskModel} says it would:
- * seek from the head position it tracks, a rotational delay drawn uniformly from one revolution
+ * A disk that reads and writes the real bytes but completes each IO when a {@link DiskModel} says
+ * it would: seek from the head position it tracks, a rotational delay drawn uniformly from one revolution
  * (or the request's own, when it carries a known one), and the transfer of the request's size.
  * This is how the scheduler's behaviour on the papers' disks shows on hardware far faster than
  * they were: a real read that takes longer than the model simply completes late, and
@@ -32,7 +32,7 @@ public final class EmulatedDisk implements BlockDevice {
     private long lateNs;
 
     /**
-     * @param backing what reads the real bytes ({@link BlockDevice#direct()})
+     * @param backing what reads and writes the real bytes ({@link BlockDevice#direct()})
      * @param model   the disk to emulate
      * @param clock   the clock IOs are timed by
      * @param waiter  how to wait for the modelled completion
@@ -51,6 +51,21 @@ public final class EmulatedDisk implements BlockDevice {
         long startNs = clock.nanoTime();
         long serviceNs = serviceNs(request);
         ByteBuffer data = backing.read(request, task, scratch);
+        complete(startNs, serviceNs);
+        return data;
+    }
+
+    /** A write costs what a read of its size and position would: the model knows no difference. */
+    @Override
+    public void write(DiskRequest request, IoTask task) throws IOException {
+        long startNs = clock.nanoTime();
+        long serviceNs = serviceNs(request);
+        backing.write(request, task);
+        complete(startNs, serviceNs);
+    }
+
+    /** Waits until the modelled completion of an IO that started at {@code startNs}, counting an overrun. */
+    private void complete(long startNs, long serviceNs) {
         long deadlineNs = startNs + serviceNs;
         ios++;
         if (clock.nanoTime() - deadlineNs > 0) {
@@ -59,7 +74,6 @@ public final class EmulatedDisk implements BlockDevice {
         waiter.waitUntil(deadlineNs);
         lateNs += clock.nanoTime() - deadlineNs;
         lastServiceNs = serviceNs;
-        return data;
     }
 
     /** The modelled service time of the next IO, which moves the head to the request. */
@@ -85,7 +99,7 @@ public final class EmulatedDisk implements BlockDevice {
         return ios;
     }
 
-    /** IOs whose real read took longer than the model allowed, so completed late. */
+    /** IOs whose real read or write took longer than the model allowed, so completed late. */
     public long overrunIos() {
         return overrunIos;
     }

@@ -127,6 +127,11 @@ class DiskLayoutTest {
             }
 
             @Override
+            public WritableFile openForWriting(Path file) throws IOException {
+                throw new IOException("not in this test");
+            }
+
+            @Override
             public DeviceInfo device(Path path) {
                 return devices.get(path);
             }

@@ -174,6 +174,11 @@ class DiskProfilerTest {
             }
 
             @Override
+            public WritableFile openForWriting(Path file) throws IOException {
+                throw new IOException("open " + file + " for writing: refused by the test");
+            }
+
+            @Override
             public DeviceInfo device(Path path) throws IOException {
                 return DiskIo.best().device(path);
             }

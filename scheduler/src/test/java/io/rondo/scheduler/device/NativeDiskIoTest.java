@@ -134,6 +134,23 @@ class NativeDiskIoTest extends OpenFileContract {
         file.physicalPosition(3 * DiskIo.ALIGNMENT);
     }
 
+    /** Reserved blocks past the end have physical positions, so a write there has a place in the scan. */
+    @Test
+    void reservedBlocksPastTheEndHavePositions() throws IOException {
+        Path file = dir.resolve("reserved-positions.bin");
+        try (WritableFile out = reader.openForWriting(file)) {
+            out.writeAligned(0, AlignedBuffers.allocate(DiskIo.ALIGNMENT));
+            assertThrows(IOException.class, () -> out.physicalPosition(MIB), "nothing reserved yet");
+            assumeTrue(out.allocate(0, 2 * MIB), "the file system cannot reserve blocks");
+            long start = out.physicalPosition(MIB);
+            assertEquals(start + DiskIo.ALIGNMENT, out.physicalPosition(MIB + DiskIo.ALIGNMENT));
+            assertThrows(IOException.class, () -> out.physicalPosition(3 * MIB), "past the reservation");
+        }
+        try (OpenFile in = reader.open(file)) {
+            assertThrows(IOException.class, () -> in.physicalPosition(MIB), "a reader sees the file's size only");
+        }
+    }
+
     @Test
     void aFileSystemThatRefusesODirectIsNamed() {
         Path proc = Path.of("/proc/self/status");
@@ -145,7 +162,7 @@ class NativeDiskIoTest extends OpenFileContract {
     /** The C code checks its arguments itself, before any memory is touched, whatever Java checked. */
     @Test
     void theCCodeRefusesBadArgumentsBeforeTouchingMemory() throws IOException {
-        int fd = NativeDiskIo.open0(data.toString().getBytes(), data.toString());
+        int fd = NativeDiskIo.open0(data.toString().getBytes(), data.toString(), false);
         try {
             ByteBuffer buffer = AlignedBuffers.allocate(2 * DiskIo.ALIGNMENT);
             int a = DiskIo.ALIGNMENT;
@@ -162,8 +179,19 @@ class NativeDiskIoTest extends OpenFileContract {
             assertBadArgument("aligned", () -> NativeDiskIo.pread0(fd, buffer, 0, 100, 0, "data"));
             assertBadArgument("aligned", () -> NativeDiskIo.pread0(fd, buffer, 0, a, 100, "data"));
             assertBadArgument("aligned", () -> NativeDiskIo.pread0(fd, buffer, 0, a, -a, "data"));
-            assertBadArgument("null", () -> NativeDiskIo.open0(null, "nothing"));
+            assertBadArgument("null", () -> NativeDiskIo.open0(null, "nothing", false));
             assertBadArgument("advice", () -> NativeDiskIo.fadvise0(fd, 0, 1, 99, "data"));
+            assertBadArgument("null", () -> NativeDiskIo.pwrite0(fd, null, 0, a, 0, "data"));
+            assertBadArgument("not a direct buffer",
+                () -> NativeDiskIo.pwrite0(fd, ByteBuffer.allocate(a), 0, a, 0, "data"));
+            assertBadArgument("do not fit", () -> NativeDiskIo.pwrite0(fd, buffer, a, 2 * a, 0, "data"));
+            assertBadArgument("aligned", () -> NativeDiskIo.pwrite0(fd, buffer, 0, a, 100, "data"));
+            assertBadArgument("reserve", () -> NativeDiskIo.fallocate0(fd, -1, a, "data"));
+            assertBadArgument("reserve", () -> NativeDiskIo.fallocate0(fd, 0, 0, "data"));
+            assertBadArgument("size", () -> NativeDiskIo.ftruncate0(fd, -1, "data"));
+            assertMessage(assertThrows(IOException.class,
+                () -> NativeDiskIo.pwrite0(fd, buffer, 0, a, 0, "the read-only data")),
+                "pwrite the read-only data at offset 0, 4096 bytes", "Bad file descriptor");
         } finally {
             NativeDiskIo.close0(fd, data.toString());
         }
@@ -174,6 +202,10 @@ class NativeDiskIoTest extends OpenFileContract {
             "Bad file descriptor");
         assertMessage(assertThrows(IOException.class, () -> NativeDiskIo.fiemap0(-1, "nothing")), "FIEMAP nothing",
             "Bad file descriptor");
+        assertMessage(assertThrows(IOException.class, () -> NativeDiskIo.fdatasync0(-1, "nothing")),
+            "fdatasync nothing", "Bad file descriptor");
+        assertMessage(assertThrows(IOException.class, () -> NativeDiskIo.ftruncate0(-1, 0, "nothing")),
+            "ftruncate nothing to 0 bytes", "Bad file descriptor");
     }
 
     private static void assertBadArgument(String part, ThrowingCall call) {

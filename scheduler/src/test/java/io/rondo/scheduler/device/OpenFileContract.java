@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -287,6 +288,141 @@ abstract class OpenFileContract {
             "logical block size " + device.logicalBlockSize());
         if (Files.exists(BlockDevices.SYS_DEV_BLOCK.resolve(device.id()))) {
             assertNotEquals(BlockDevices.UNKNOWN, device.name(), "sysfs knows " + device.id());
+        }
+    }
+
+    /** Blocks written through a file open for writing read back the same, through either reader and plain Java. */
+    @Test
+    void writtenBlocksReadBackThroughEitherReader() throws IOException {
+        Path file = dir.resolve("written-" + reader.kind() + ".bin");
+        byte[] bytes = new byte[3 * DiskIo.ALIGNMENT];
+        new Random(3).nextBytes(bytes);
+        ByteBuffer src = AlignedBuffers.allocate(bytes.length).put(bytes).flip();
+        try (WritableFile out = reader.openForWriting(file)) {
+            assertEquals(0, out.size(), "created empty");
+            out.writeAligned(0, src.slice(0, 2 * DiskIo.ALIGNMENT));
+            ByteBuffer last = src.slice(2 * DiskIo.ALIGNMENT, DiskIo.ALIGNMENT);
+            out.writeAligned(2 * DiskIo.ALIGNMENT, last);
+            assertEquals(0, last.remaining(), "the write moves the position past what it wrote");
+            out.force();
+            assertEquals(bytes.length, out.size());
+            assertSameBytes(file, 0, bytes.length, out.read(0, bytes.length, AlignedBuffers.allocate(bytes.length)),
+                "the writer itself");
+        }
+        assertEquals(crc(ByteBuffer.wrap(bytes)), expected(file, 0, bytes.length)[0],
+            "plain Java reads what was written");
+        for (DiskIo each : List.of(new JavaDiskIo(DiskIoSelector.DISABLED), reader)) {
+            OpenFile in = each.open(file);
+            opened.add(in);
+            assertSameBytes(file, 0, bytes.length, in.read(0, bytes.length, AlignedBuffers.allocate(bytes.length)),
+                each.kind() + " reader");
+        }
+    }
+
+    @Test
+    void openingForWritingKeepsAnExistingFile() throws IOException {
+        Path copy = dir.resolve("kept-" + reader.kind() + ".bin");
+        write(copy, ODD_FILE_SIZE, 2);
+        try (WritableFile out = reader.openForWriting(copy)) {
+            assertEquals(ODD_FILE_SIZE, out.size());
+        }
+        assertEquals(expected(odd, 0, ODD_FILE_SIZE)[0], expected(copy, 0, ODD_FILE_SIZE)[0], "bytes untouched");
+    }
+
+    /** A reservation leaves the size alone; the native reader reserves the blocks (ext4, xfs), the Java one cannot. */
+    @Test
+    void allocatingKeepsTheSize() throws IOException {
+        Path file = dir.resolve("reserved-" + reader.kind() + ".bin");
+        try (WritableFile out = reader.openForWriting(file)) {
+            out.writeAligned(0, AlignedBuffers.allocate(DiskIo.ALIGNMENT));
+            long blocksBefore = allocatedBlocks(file);
+            boolean reserved = out.allocate(0, 4 * MIB);
+            assertEquals(DiskIo.ALIGNMENT, out.size(), "the size stays");
+            if (reserved) {
+                assertTrue(allocatedBlocks(file) >= blocksBefore + 4 * MIB / 512 - 8,
+                    "st_blocks grew by the reservation: " + blocksBefore + " -> " + allocatedBlocks(file));
+                out.physicalPosition(2 * MIB);
+                ByteBuffer block = AlignedBuffers.allocate(DiskIo.ALIGNMENT);
+                block.put(0, (byte) 7);
+                out.writeAligned(2 * MIB, block);
+                assertEquals(2 * MIB + DiskIo.ALIGNMENT, out.size(), "a write into the reservation grows the file");
+            } else {
+                assertEquals(blocksBefore, allocatedBlocks(file), "nothing reserved");
+            }
+            assertThrows(IllegalArgumentException.class, () -> out.allocate(-1, 10));
+            assertThrows(IllegalArgumentException.class, () -> out.allocate(0, 0));
+        }
+    }
+
+    @Test
+    void truncatingCutsAndExtendsWithZeros() throws IOException {
+        Path file = dir.resolve("truncated-" + reader.kind() + ".bin");
+        try (WritableFile out = reader.openForWriting(file)) {
+            ByteBuffer ones = AlignedBuffers.allocate(2 * DiskIo.ALIGNMENT);
+            while (ones.hasRemaining()) {
+                ones.put((byte) 1);
+            }
+            out.writeAligned(0, ones.flip());
+            out.truncate(DiskIo.ALIGNMENT);
+            assertEquals(DiskIo.ALIGNMENT, out.size());
+            out.truncate(3 * DiskIo.ALIGNMENT);
+            assertEquals(3 * DiskIo.ALIGNMENT, out.size());
+            ByteBuffer back = out.read(0, 3 * DiskIo.ALIGNMENT, AlignedBuffers.allocate(3 * DiskIo.ALIGNMENT));
+            assertEquals(1, back.get(DiskIo.ALIGNMENT - 1));
+            assertEquals(0, back.get(DiskIo.ALIGNMENT), "the cut bytes are gone: zeros after the extension");
+            assertThrows(IllegalArgumentException.class, () -> out.truncate(-1));
+        }
+    }
+
+    @Test
+    void misalignedWritesAreRefusedBeforeAnyIo() throws IOException {
+        Path file = dir.resolve("misaligned-" + reader.kind() + ".bin");
+        try (WritableFile out = reader.openForWriting(file)) {
+            ByteBuffer aligned = AlignedBuffers.allocate(2 * DiskIo.ALIGNMENT);
+            assertMessage(assertThrows(IllegalArgumentException.class,
+                () -> out.writeAligned(100, aligned.duplicate().limit(DiskIo.ALIGNMENT))), "offset 100");
+            assertMessage(assertThrows(IllegalArgumentException.class,
+                () -> out.writeAligned(0, aligned.duplicate().limit(100))), "length 100");
+            assertMessage(assertThrows(IllegalArgumentException.class,
+                () -> out.writeAligned(0, aligned.slice(1, DiskIo.ALIGNMENT))), "address", "aligned");
+            assertMessage(assertThrows(IllegalArgumentException.class,
+                () -> out.writeAligned(0, ByteBuffer.allocate(DiskIo.ALIGNMENT))), "heap buffer");
+            assertEquals(0, out.size(), "nothing was written");
+            out.writeAligned(0, aligned.asReadOnlyBuffer());
+            assertEquals(aligned.capacity(), out.size(), "a read-only buffer is written");
+        }
+    }
+
+    @Test
+    void aFileOpenForReadingOrClosedIsNotWritten() throws IOException {
+        WritableFile readOnly = (WritableFile) open(data);
+        ByteBuffer block = AlignedBuffers.allocate(DiskIo.ALIGNMENT);
+        assertMessage(assertThrows(IOException.class, () -> readOnly.writeAligned(0, block)), "reading only",
+            data.toString());
+        assertMessage(assertThrows(IOException.class, readOnly::force), "reading only");
+        assertMessage(assertThrows(IOException.class, () -> readOnly.allocate(0, 1)), "reading only");
+        assertMessage(assertThrows(IOException.class, () -> readOnly.truncate(0)), "reading only");
+        assertEquals(FILE_SIZE, readOnly.size());
+        WritableFile closed = reader.openForWriting(dir.resolve("closed-" + reader.kind() + ".bin"));
+        closed.close();
+        assertMessage(assertThrows(IOException.class, () -> closed.writeAligned(0, block)), "closed");
+        assertMessage(assertThrows(IOException.class, closed::force), "closed");
+    }
+
+    @Test
+    void openingForWritingNamesWhatIsWrong() {
+        assertMessage(assertThrows(IOException.class, () -> reader.openForWriting(dir)), dir.toString(),
+            "Is a directory");
+        Path orphan = dir.resolve("no-such-folder").resolve("file");
+        assertMessage(assertThrows(IOException.class, () -> reader.openForWriting(orphan)), orphan.toString(),
+            "No such file or directory");
+    }
+
+    /** st_blocks, in 512-byte units, as stat(1) reports it. */
+    static long allocatedBlocks(Path file) throws IOException {
+        Process stat = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
+        try (InputStream out = stat.getInputStream()) {
+            return Long.parseLong(new String(out.readAllBytes(), StandardCharsets.US_ASCII).trim());
         }
     }
 

@@ -55,7 +55,12 @@ class DiskExecutorTest {
     };
 
     private DiskExecutor stepped(BlockDevice device, BufferPool pool) {
-        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, paper, ROUND_NS, 0,
+        return stepped(paper, clock, device, pool);
+    }
+
+    /** An executor named "test" with no thread, scheduling mixed incremental SCAN on {@code profile}. */
+    static DiskExecutor stepped(DiskProfile profile, CachedNanoClock clock, BlockDevice device, BufferPool pool) {
+        DiskScheduler scheduler = new DiskScheduler(SchedulingPolicy.MIXED_INCREMENTAL_SCAN, profile, ROUND_NS, 0,
             ScheduleObserver.NONE);
         return new DiskExecutor("test", scheduler, device, pool, clock, 4);
     }
