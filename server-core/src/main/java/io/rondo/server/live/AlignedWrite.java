@@ -60,7 +60,7 @@ final class AlignedWrite {
 
     /** The write ending at {@code newEnd} reached the disk: keep the partial block it ends in. */
     void written(long newEnd, long writeStart) {
-        int keep = (int) Math.floorMod(newEnd, DiskIo.ALIGNMENT);
+        int keep = Math.floorMod(newEnd, DiskIo.ALIGNMENT);
         byte[] next = new byte[keep];
         int from = (int) (newEnd - keep - writeStart);
         buffer.duplicate().position(from).get(next);
