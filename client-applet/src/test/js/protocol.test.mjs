@@ -44,7 +44,7 @@ function frame(type, payloadHex = '', { flags = 0, length, magic = 0x52, version
 
 const EXAMPLES = examples();
 
-test('the specification has a hex example for each of the eleven frame types', () => {
+test('the specification has a hex example for each of the fourteen frame types', () => {
   assert.deepEqual(Object.keys(EXAMPLES).sort(), Object.keys(P.Type).sort());
 });
 
@@ -56,6 +56,8 @@ test('the encoders write the specification\'s examples byte for byte', () => {
     SEEK: P.encodeSeek(95.5e9),
     CLOSE: P.encodeClose(),
     REPORT: P.encodeReport(4e9, 2000000, 12345678),
+    PUBLISH: P.encodePublish('cams/door.mp4', 'mp4', 4000000, 'publish-token-01'),
+    MEDIA: P.encodeMedia(new Uint8Array([0x00, 0x00, 0x00, 0x68, 0x6d, 0x6f, 0x6f, 0x66])),
   };
   for (const [name, buffer] of Object.entries(written)) {
     assert.equal(hexOf(buffer), hexOf(EXAMPLES[name]), name);
@@ -77,6 +79,9 @@ test('the decoder reads the specification\'s server frames', () => {
     fragment: '1f 43 b6 75 01 02',
   });
   assert.deepEqual(P.decode(EXAMPLES.END), { type: 'END' });
+  assert.deepEqual(P.decode(EXAMPLES.DURABLE), {
+    type: 'DURABLE', fragments: 12, durableNs: 12e9, bytesReceived: 6000000,
+  });
   assert.deepEqual(P.decode(EXAMPLES.ERROR), {
     type: 'ERROR', code: 0x0101, codeName: 'READ_FAILED', message: 'disk 1: I/O error',
   });
@@ -115,8 +120,9 @@ const MALFORMED = [
   ['a message of less than a header', bytes('52 01 84 00 00 00'), ErrorCode.TRUNCATED_FRAME],
   ['an HTTP request\'s first bytes (bad magic)', bytes('47 45 54 20 2f 20 48 54'), ErrorCode.MALFORMED_FRAME],
   ['version 2', frame(0x84, '', { version: 2 }), ErrorCode.UNSUPPORTED_VERSION],
-  ['a type no frame has', frame(0x86), ErrorCode.UNKNOWN_FRAME_TYPE],
+  ['a type no frame has', frame(0x87), ErrorCode.UNKNOWN_FRAME_TYPE],
   ['a client\'s frame (PAUSE) sent by the server', frame(0x02), ErrorCode.UNEXPECTED_FRAME],
+  ['a publisher\'s frame (MEDIA) sent by the server', frame(0x08, '00'), ErrorCode.UNEXPECTED_FRAME],
   ['a reserved flag on END', frame(0x84, '', { flags: 0x01 }), ErrorCode.MALFORMED_FRAME],
   ['a reserved flag on DATA', frame(0x83, dataPayload(), { flags: 0x02 }), ErrorCode.MALFORMED_FRAME],
   ['a payload past 16 MiB', bytes('52 01 83 00 ff ff ff ff'), ErrorCode.FRAME_TOO_LARGE],
@@ -130,7 +136,11 @@ const MALFORMED = [
     .join(' ')), ErrorCode.MALFORMED_FRAME],
   ['invalid UTF-8 in a message', frame(0x85, '01 01  00 02  c3 28'), ErrorCode.MALFORMED_FRAME],
   ['a negative retry-after', frame(0x82, '01  ff ff ff ff  00 00'), ErrorCode.MALFORMED_FRAME],
-  ['a reject reason not in the table', frame(0x82, '09  00 00 00 00  00 00'), ErrorCode.MALFORMED_FRAME],
+  ['a reject reason not in the table', frame(0x82, '0b  00 00 00 00  00 00'), ErrorCode.MALFORMED_FRAME],
+  ['a reserved flag on DURABLE', frame(0x86, [ZERO, ZERO, ZERO].join(' '), { flags: 0x01 }), ErrorCode.MALFORMED_FRAME],
+  ['a negative durable time', frame(0x86, [ZERO, MINUS_ONE, ZERO].join(' ')), ErrorCode.MALFORMED_FRAME],
+  ['a DURABLE shorter than its fields', frame(0x86, [ZERO, ZERO].join(' ')), ErrorCode.MALFORMED_FRAME],
+  ['bytes after DURABLE\'s fields', frame(0x86, [ZERO, ZERO, ZERO, '00'].join(' ')), ErrorCode.MALFORMED_FRAME],
   ['a negative DATA sequence', frame(0x83, dataPayload({ sequence: MINUS_ONE })), ErrorCode.MALFORMED_FRAME],
   ['a negative fragment index', frame(0x83, dataPayload({ fragmentIndex: MINUS_ONE })), ErrorCode.MALFORMED_FRAME],
   ['a DATA shorter than its fields', frame(0x83, [ZERO, ZERO, '00 00 00'].join(' ')), ErrorCode.MALFORMED_FRAME],
@@ -144,6 +154,7 @@ const MALFORMED = [
 test('the well-formed frames the malformed ones are cut from decode', () => {
   assert.equal(P.decode(frame(0x83, dataPayload())).type, 'DATA');
   assert.equal(P.decode(frame(0x81, acceptPayload())).type, 'ACCEPT');
+  assert.equal(P.decode(frame(0x86, [ZERO, ZERO, ZERO].join(' '))).type, 'DURABLE');
 });
 
 for (const [what, message, code] of MALFORMED) {
@@ -169,4 +180,17 @@ test('the encoders refuse what the specification does not allow', () => {
   assert.throws(() => P.encodeOpen('a.webm', 0.5, 1, 1), RangeError, 'a start not in whole nanoseconds');
   assert.throws(() => P.encodeSeek(-1), RangeError);
   assert.throws(() => P.encodeReport(0, -1, 0), RangeError);
+  assert.throws(() => P.encodePublish('', 'mp4', 1, 'token'), RangeError, 'a recording of no name');
+  assert.throws(() => P.encodePublish('a.mp4', 'mp4', 0, 'token'), RangeError, 'no peak rate');
+  assert.throws(() => P.encodePublish('a.mp4', 'mp4', 1, 't'.repeat(65536)), RangeError, 'a token past 65535 bytes');
+  assert.throws(() => P.encodeMedia(new Uint8Array(0)), RangeError, 'an empty MEDIA');
+  assert.throws(() => P.encodeMedia(new Uint8Array(P.MAX_MEDIA_BYTES + 1)), RangeError, 'a MEDIA past the limit');
+});
+
+test('a MEDIA frame of the most bytes fits a server\'s default client-frame limit of 64 KiB', () => {
+  const media = new Uint8Array(P.MAX_MEDIA_BYTES).map((_, i) => i % 251);
+  const wire = new Uint8Array(P.encodeMedia(media));
+  assert.equal(wire.length, 64 * 1024);
+  assert.deepEqual(Array.from(wire.subarray(0, 8)), [0x52, 1, 0x08, 0, 0x00, 0x00, 0xff, 0xf8]);
+  assert.deepEqual(wire.subarray(8), media);
 });

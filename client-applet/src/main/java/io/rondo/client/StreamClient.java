@@ -13,6 +13,7 @@ import io.rondo.client.protocol.FrameDecoder;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Publish;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.Report;
 import io.rondo.client.protocol.Resume;
@@ -47,6 +48,7 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>One thread reads and calls the control methods; only REPORT is sent from the report thread.
+ * {@link #publish} records a stream in the other direction, through a {@link Publisher}.
  */
 public final class StreamClient implements AutoCloseable {
     /** How long a connect or a read may wait before it fails, unless told otherwise. */
@@ -56,7 +58,7 @@ public final class StreamClient implements AutoCloseable {
 
     private static final int READ_CHUNK = 64 * 1024;
 
-    private enum State { IDLE, STREAMING, CLOSED }
+    private enum State { IDLE, STREAMING, PUBLISHING, CLOSED }
 
     private final Socket socket;
     private final String peer;
@@ -150,6 +152,36 @@ public final class StreamClient implements AutoCloseable {
     }
 
     /**
+     * Asks to record a stream this client sends, and waits for the server's answer. On ACCEPT the
+     * connection belongs to the returned {@link Publisher}: this client then only closes.
+     *
+     * @param objectName the name the recording gets in the catalog
+     * @param container {@link Publish#MP4} (fragmented MP4) or {@link Publish#WEBM}
+     * @param peakBitsPerSecond the most this client will send, in bits per second
+     * @param token a bearer token with the {@code publish} scope
+     * @return the recording, to send its bytes to
+     * @throws StreamRejectedException if the server answers REJECT; another PUBLISH may follow
+     * @throws StreamErrorException if the server answers ERROR
+     * @throws IOException if the connection fails, times out, or the server breaks the protocol
+     */
+    public Publisher publish(String objectName, String container, long peakBitsPerSecond, String token)
+            throws IOException, StreamRejectedException {
+        requireState(State.IDLE, "publish");
+        send(new Publish(objectName, container, peakBitsPerSecond, token));
+        Frame answer = readFrame("the answer to PUBLISH");
+        if (answer instanceof Accept accept) {
+            state = State.PUBLISHING;
+            Publisher publisher = new Publisher(socket, peer, accept, decoder, pending);
+            pending.clear();
+            return publisher;
+        }
+        if (answer instanceof Reject reject) {
+            throw new StreamRejectedException(objectName, reject);
+        }
+        throw unexpected(answer, "PUBLISH", "ACCEPT, REJECT or ERROR");
+    }
+
+    /**
      * The stream's next fragment, waiting for it; DATA sent before the latest SEEK is skipped.
      *
      * @return the next DATA, or null once the server has sent END
@@ -233,8 +265,8 @@ public final class StreamClient implements AutoCloseable {
     }
 
     /**
-     * Sends CLOSE if a stream is open (without waiting for END) and closes the connection. Safe to
-     * call more than once.
+     * Sends CLOSE if a stream is open (without waiting for END) and closes the connection, a
+     * publisher's too. Safe to call more than once.
      *
      * @throws IOException if closing the socket fails
      */

@@ -3,9 +3,9 @@ package io.rondo.client;
 import io.rondo.client.protocol.Reject;
 
 /**
- * The server answered OPEN with REJECT. Checked and apart from IOException because nothing failed:
+ * The server answered OPEN or PUBLISH with REJECT. Checked and apart from IOException because nothing failed:
  * the server is short of a resource, and the caller decides whether to retry after
- * {@link Reject#retryAfterSeconds()}. The connection stays usable for another OPEN.
+ * {@link Reject#retryAfterSeconds()}. The connection stays usable for another OPEN or PUBLISH.
  */
 public final class StreamRejectedException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -13,7 +13,7 @@ public final class StreamRejectedException extends Exception {
     private final transient Reject reject;
 
     /**
-     * @param objectName the object the OPEN asked for
+     * @param objectName the object the OPEN (or PUBLISH) named
      * @param reject the server's answer
      */
     public StreamRejectedException(String objectName, Reject reject) {

@@ -3,6 +3,7 @@ package io.rondo.systemtest;
 import io.rondo.client.StreamClient;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.Data;
+import io.rondo.client.protocol.Durable;
 import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
@@ -108,7 +109,7 @@ class PlayerBrowserTest {
     void theProtocolModuleReadsAndWritesTheSpecificationsExamplesAsTheJavaCodecDoes() throws Exception {
         browser.get(base() + "/player/");
         Map<String, String> examples = hexExamples(Files.readString(SPEC, StandardCharsets.UTF_8));
-        assertEquals(11, examples.size(), "one hex example per frame type in " + SPEC);
+        assertEquals(14, examples.size(), "one hex example per frame type in " + SPEC);
         for (Map.Entry<String, String> example : examples.entrySet()) {
             byte[] wire = HexFormat.of().parseHex(example.getValue());
             Frame frame = FrameCodec.decode(ByteBuffer.wrap(wire));
@@ -119,6 +120,8 @@ class PlayerBrowserTest {
                 case "SEEK" -> "return P.encodeSeek(95.5e9);";
                 case "CLOSE" -> "return P.encodeClose();";
                 case "REPORT" -> "return P.encodeReport(4e9, 2000000, 12345678);";
+                case "PUBLISH" -> "return P.encodePublish('cams/door.mp4', 'mp4', 4000000, 'publish-token-01');";
+                case "MEDIA" -> "return P.encodeMedia(new Uint8Array([0, 0, 0, 0x68, 0x6d, 0x6f, 0x6f, 0x66]));";
                 default -> null;
             };
             if (script != null) {
@@ -449,6 +452,9 @@ class PlayerBrowserTest {
             return "END";
         } else if (frame instanceof ErrorFrame e) {
             return "ERROR code=" + e.code() + " message=" + e.message();
+        } else if (frame instanceof Durable d) {
+            return "DURABLE fragments=" + d.fragments() + " durableNs=" + d.durableNs() + " bytesReceived="
+                + d.bytesReceived();
         }
         throw new AssertionError("not a server frame: " + frame);
     }
@@ -474,6 +480,7 @@ class PlayerBrowserTest {
             case "DATA" -> List.of("sequence", "fragmentIndex", "presentationNs", "deadlineNs", "discontinuity",
                 "fragment");
             case "ERROR" -> List.of("code", "message");
+            case "DURABLE" -> List.of("fragments", "durableNs", "bytesReceived");
             default -> List.of();
         };
         StringBuilder out = new StringBuilder(type);

@@ -32,7 +32,15 @@ public enum ErrorCode {
     /** An operator ended the stream (the admin API), or removed its object. */
     ENDED_BY_OPERATOR(0x0104),
     /** The server holds its most connections, or its most from the client's address: try again later. */
-    TOO_MANY_CONNECTIONS(0x0105);
+    TOO_MANY_CONNECTIONS(0x0105),
+    /** The publisher's bytes are not the container it declared, or cannot be cut into fragments. */
+    BAD_MEDIA(0x0106),
+    /** The publisher sends faster than the peak rate its PUBLISH declared. */
+    RATE_EXCEEDED(0x0107),
+    /** The disk a recording is written to is full. */
+    DISK_FULL(0x0108),
+    /** A write of a recording to its disk failed. */
+    WRITE_FAILED(0x0109);
 
     private final int code;
 

@@ -4,7 +4,9 @@ package io.rondo.client.protocol;
  * One message of the stream protocol (docs/stream-protocol.md). Sealed so that the codec and both
  * peers' state machines see every frame type, and a new one cannot slip past them.
  */
-public sealed interface Frame permits Open, Pause, Resume, Seek, Close, Report, Accept, Reject, Data, End, ErrorFrame {
+public sealed interface Frame
+        permits Open, Pause, Resume, Seek, Close, Report, Publish, Media,
+                Accept, Reject, Data, End, ErrorFrame, Durable {
     /** The type byte this frame carries in its header. */
     FrameType type();
 }

@@ -78,6 +78,14 @@ public final class FrameCodec {
                 dst.putLong(f.bufferedBytes());
                 dst.putLong(f.bytesReceived());
             }
+            case PUBLISH -> {
+                Publish f = (Publish) frame;
+                dst.putLong(f.peakBitsPerSecond());
+                putString(dst, f.container(), "container");
+                putString(dst, f.token(), "token");
+                putString(dst, f.objectName(), "objectName");
+            }
+            case MEDIA -> dst.put(((Media) frame).payload());
             case ACCEPT -> {
                 Accept f = (Accept) frame;
                 dst.putLong(f.streamId());
@@ -103,6 +111,12 @@ public final class FrameCodec {
                 ErrorFrame f = (ErrorFrame) frame;
                 dst.putShort((short) f.code());
                 putString(dst, f.message(), "message");
+            }
+            case DURABLE -> {
+                Durable f = (Durable) frame;
+                dst.putLong(f.fragments());
+                dst.putLong(f.durableNs());
+                dst.putLong(f.bytesReceived());
             }
             case PAUSE, RESUME, CLOSE, END -> {
                 // The payload is empty.
@@ -143,7 +157,10 @@ public final class FrameCodec {
         return HEADER_LENGTH + switch (frame.type()) {
             case OPEN -> 24 + 2 + utf8Length(((Open) frame).objectName());
             case SEEK -> 8;
-            case REPORT -> 24;
+            case REPORT, DURABLE -> 24;
+            case PUBLISH -> 8 + 2 + utf8Length(((Publish) frame).container()) + 2
+                    + utf8Length(((Publish) frame).token()) + 2 + utf8Length(((Publish) frame).objectName());
+            case MEDIA -> ((Media) frame).payload().remaining();
             case ACCEPT -> 24 + 2 + utf8Length(((Accept) frame).codecs()) + 4
                     + ((Accept) frame).initSegment().remaining();
             case REJECT -> 1 + 4 + 2 + utf8Length(((Reject) frame).message());
@@ -155,8 +172,8 @@ public final class FrameCodec {
 
     /**
      * Decodes exactly one whole frame, as the WebSocket binding carries it (one frame per binary
-     * message). Reads {@code message} from its position without moving it; a DATA payload shares
-     * its memory.
+     * message). Reads {@code message} from its position without moving it; a DATA or MEDIA payload
+     * shares its memory.
      *
      * @param message the frame's bytes, nothing before or after
      * @throws ProtocolException if the bytes are not exactly one valid frame
@@ -196,6 +213,13 @@ public final class FrameCodec {
                 case CLOSE -> new Close();
                 case REPORT -> new Report(in.nonNegativeI64("bufferedNs"), in.nonNegativeI64("bufferedBytes"),
                         in.nonNegativeI64("bytesReceived"));
+                case PUBLISH -> {
+                    long peak = in.i64("peakBitsPerSecond");
+                    String container = in.string("container");
+                    String token = in.string("token");
+                    yield new Publish(in.string("objectName"), container, peak, token);
+                }
+                case MEDIA -> new Media(in.rest());
                 case ACCEPT -> {
                     long streamId = in.i64("streamId");
                     long fragmentNs = in.i64("fragmentDurationNs");
@@ -220,6 +244,8 @@ public final class FrameCodec {
                     int code = in.u16("code");
                     yield new ErrorFrame(code, in.string("message"));
                 }
+                case DURABLE -> new Durable(in.nonNegativeI64("fragments"), in.nonNegativeI64("durableNs"),
+                        in.nonNegativeI64("bytesReceived"));
             };
             in.end();
             return frame;

@@ -12,7 +12,7 @@ import java.util.List;
  * peer that is not speaking this protocol (an HTTP client on the stream port, say) is refused at
  * its first byte.
  *
- * <p>A DATA payload (or an ACCEPT init segment) decoded in place is a read-only slice of the chunk
+ * <p>A DATA or MEDIA payload (or an ACCEPT init segment) decoded in place is a read-only slice of the chunk
  * it came in, not a copy: it is valid until the caller reuses that chunk's memory. One gathered
  * across chunks has an array of its own.
  *

@@ -17,6 +17,10 @@ public enum FrameType {
     CLOSE(0x05),
     /** Client's periodic account of its buffer and what it has received. */
     REPORT(0x06),
+    /** Client asks to record a stream it sends. */
+    PUBLISH(0x07),
+    /** Bytes of a published stream's container. */
+    MEDIA(0x08),
     /** Server admitted the stream. */
     ACCEPT(0x81),
     /** Server did not admit the stream. */
@@ -26,7 +30,9 @@ public enum FrameType {
     /** The stream is over: no more DATA follows. */
     END(0x84),
     /** The stream or the connection failed. */
-    ERROR(0x85);
+    ERROR(0x85),
+    /** What of a recording is on disk, safe from a crash. */
+    DURABLE(0x86);
 
     private static final FrameType[] BY_CODE = new FrameType[256];
 

@@ -2,7 +2,7 @@ package io.rondo.client.protocol;
 
 /**
  * Why a server did not admit a stream: which resource was short (papers/000 Section 2.3), or why
- * the object cannot be streamed at all. A client uses it to decide whether retrying can help.
+ * the object cannot be streamed, or the recording made, at all. A client uses it to decide whether retrying can help.
  */
 public enum RejectReason {
     /** A disk the stream touches has no time left in its round. */
@@ -18,7 +18,13 @@ public enum RejectReason {
     /** The client's profile cannot carry the object: its maximum rate or buffer is too small. */
     CLIENT_PROFILE(6),
     /** The start time lies past the object's end. */
-    START_OUT_OF_RANGE(7);
+    START_OUT_OF_RANGE(7),
+    /** A PUBLISH without a valid token of the {@code publish} scope. */
+    FORBIDDEN(8),
+    /** A PUBLISH of a name an ordinary object or another live recording has. */
+    NAME_TAKEN(9),
+    /** A PUBLISH of a container Rondo does not record. */
+    UNSUPPORTED_MEDIA(10);
 
     private final int code;
 

@@ -10,10 +10,12 @@ export const HEADER_LENGTH = 8;
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
 export const DATA_PREFIX_LENGTH = 32;
 export const DISCONTINUITY = 0x01;
+/** The most bytes one MEDIA carries within a server's default client-frame limit (64 KiB with the header). */
+export const MAX_MEDIA_BYTES = 64 * 1024 - HEADER_LENGTH;
 
 export const Type = Object.freeze({
-  OPEN: 0x01, PAUSE: 0x02, RESUME: 0x03, SEEK: 0x04, CLOSE: 0x05, REPORT: 0x06,
-  ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85,
+  OPEN: 0x01, PAUSE: 0x02, RESUME: 0x03, SEEK: 0x04, CLOSE: 0x05, REPORT: 0x06, PUBLISH: 0x07, MEDIA: 0x08,
+  ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85, DURABLE: 0x86,
 });
 
 const TYPE_NAMES = Object.freeze(Object.fromEntries(Object.entries(Type).map(([name, code]) => [code, name])));
@@ -21,7 +23,8 @@ const TYPE_NAMES = Object.freeze(Object.fromEntries(Object.entries(Type).map(([n
 export const ErrorCode = Object.freeze({
   MALFORMED_FRAME: 0x0001, UNSUPPORTED_VERSION: 0x0002, UNKNOWN_FRAME_TYPE: 0x0003, FRAME_TOO_LARGE: 0x0004,
   UNEXPECTED_FRAME: 0x0005, TRUNCATED_FRAME: 0x0006, INTERNAL_ERROR: 0x0100, READ_FAILED: 0x0101,
-  CLIENT_TIMEOUT: 0x0102, SHUTTING_DOWN: 0x0103, ENDED_BY_OPERATOR: 0x0104,
+  CLIENT_TIMEOUT: 0x0102, SHUTTING_DOWN: 0x0103, ENDED_BY_OPERATOR: 0x0104, TOO_MANY_CONNECTIONS: 0x0105,
+  BAD_MEDIA: 0x0106, RATE_EXCEEDED: 0x0107, DISK_FULL: 0x0108, WRITE_FAILED: 0x0109,
 });
 
 const ERROR_NAMES = Object.freeze(Object.fromEntries(Object.entries(ErrorCode).map(([name, code]) => [code, name])));
@@ -40,6 +43,9 @@ export const RejectReason = Object.freeze({
   5: { name: 'NOT_CONTINUOUS', retry: false, text: 'This is not a clip but a document or a picture: open it as a file.' },
   6: { name: 'CLIENT_PROFILE', retry: false, text: 'This player\'s connection or buffer is too small for this clip.' },
   7: { name: 'START_OUT_OF_RANGE', retry: false, text: 'The start lies past the end of the clip.' },
+  8: { name: 'FORBIDDEN', retry: false, text: 'Recording needs a publish token, and this one is missing or not valid.' },
+  9: { name: 'NAME_TAKEN', retry: false, text: 'A clip or another recording already has that name.' },
+  10: { name: 'UNSUPPORTED_MEDIA', retry: false, text: 'The server does not record this kind of media.' },
 });
 
 /** A fault in a frame from the server: the framing is lost, so the connection must close. */
@@ -79,12 +85,27 @@ function notNegative(value, field) {
   return value;
 }
 
-/** OPEN: the object (its name without the leading '/'), where to start, and the client's profile. */
-export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes) {
+/** An object name's UTF-8: 1 to 65535 bytes. */
+function objectNameBytes(objectName) {
   const name = UTF8.encode(objectName);
   if (name.length === 0 || name.length > 0xffff) {
     throw new RangeError(`an object name takes 1 to 65535 bytes of UTF-8, was ${name.length}`);
   }
+  return name;
+}
+
+/** A string field's UTF-8: at most 65535 bytes. */
+function stringBytes(value, field) {
+  const bytes = UTF8.encode(value);
+  if (bytes.length > 0xffff) {
+    throw new RangeError(`${field} takes at most 65535 bytes of UTF-8, was ${bytes.length}`);
+  }
+  return bytes;
+}
+
+/** OPEN: the object (its name without the leading '/'), where to start, and the client's profile. */
+export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes) {
+  const name = objectNameBytes(objectName);
   if (maxReceiveBytesPerSecond <= 0 || bufferBytes <= 0) {
     throw new RangeError('the client profile\'s rate and buffer must be positive');
   }
@@ -94,6 +115,39 @@ export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, buffer
   view.setBigInt64(24, i64(bufferBytes, 'bufferBytes'));
   view.setUint16(32, name.length);
   new Uint8Array(buffer, 34).set(name);
+  return buffer;
+}
+
+/**
+ * PUBLISH: record a stream under objectName; container 'mp4' (fragmented) or 'webm', the most
+ * bits a second it will send, and a bearer token of the publish scope.
+ */
+export function encodePublish(objectName, container, peakBitsPerSecond, token) {
+  const name = objectNameBytes(objectName);
+  const kind = stringBytes(container, 'container');
+  const secret = stringBytes(token, 'token');
+  if (!(peakBitsPerSecond > 0)) {
+    throw new RangeError(`peakBitsPerSecond must be positive, was ${peakBitsPerSecond}`);
+  }
+  const { buffer, view } = frame(Type.PUBLISH, 8 + 2 + kind.length + 2 + secret.length + 2 + name.length);
+  view.setBigInt64(8, i64(peakBitsPerSecond, 'peakBitsPerSecond'));
+  let at = 16;
+  for (const bytes of [kind, secret, name]) {
+    view.setUint16(at, bytes.length);
+    new Uint8Array(buffer, at + 2).set(bytes);
+    at += 2 + bytes.length;
+  }
+  return buffer;
+}
+
+/** MEDIA: 1 to MAX_MEDIA_BYTES bytes of the container (a Uint8Array, or an ArrayBuffer), copied into the frame. */
+export function encodeMedia(bytes) {
+  const media = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  if (!(media instanceof Uint8Array) || media.length === 0 || media.length > MAX_MEDIA_BYTES) {
+    throw new RangeError(`a MEDIA frame carries 1 to ${MAX_MEDIA_BYTES} bytes, was ${media?.length}`);
+  }
+  const { buffer } = frame(Type.MEDIA, media.length);
+  new Uint8Array(buffer, HEADER_LENGTH).set(media);
   return buffer;
 }
 
@@ -284,6 +338,13 @@ export function decode(buffer) {
     case Type.END:
       p.end();
       return { type: 'END' };
+    case Type.DURABLE: {
+      const fragments = p.notNegative(p.i64('fragments'), 'fragments');
+      const durableNs = p.notNegative(p.i64('durableNs'), 'durableNs');
+      const bytesReceived = p.notNegative(p.i64('bytesReceived'), 'bytesReceived');
+      p.end();
+      return { type: 'DURABLE', fragments, durableNs, bytesReceived };
+    }
     default:
       throw new ProtocolError(ErrorCode.UNKNOWN_FRAME_TYPE, `unknown frame type 0x${type.toString(16)}`);
   }

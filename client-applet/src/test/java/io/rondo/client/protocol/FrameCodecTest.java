@@ -147,6 +147,7 @@ class FrameCodecTest {
             assertEquals(t.code() < 0x80, t.fromClient());
         }
         assertNull(FrameType.ofCode(0));
-        assertNull(FrameType.ofCode(0x86));
+        assertNull(FrameType.ofCode(0x09));
+        assertNull(FrameType.ofCode(0x87));
     }
 }

@@ -75,7 +75,8 @@ class FrameDecoderTest {
         "bad magic;00 01 02 00 00 00 00 00;MALFORMED_FRAME;bad magic 0x00",
         "unknown version;52 02 02 00 00 00 00 00;UNSUPPORTED_VERSION;protocol version 2 is not supported",
         "version 0;52 00 02 00 00 00 00 00;UNSUPPORTED_VERSION;protocol version 0",
-        "unknown type;52 01 07 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x07 is not defined",
+        "unknown type;52 01 09 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x09 is not defined",
+        "unknown server type;52 01 87 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x87 is not defined",
         "reserved flag;52 01 02 04 00 00 00 00;MALFORMED_FRAME;PAUSE frame sets reserved flag bits 0x04",
         "reserved DATA flag;52 01 83 03;MALFORMED_FRAME;DATA frame sets reserved flag bits 0x02",
         "length past the maximum;52 01 83 00 01 00 00 01;FRAME_TOO_LARGE;16777217-byte payload",
@@ -101,6 +102,24 @@ class FrameDecoderTest {
                 + " 00 00 00 00 00 00 00 01 00 00;MALFORMED_FRAME;objectName is empty",
         "zero receive rate;52 01 01 00 00 00 00 1b 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
                 + " 00 00 00 00 00 00 00 01 00 01 61;MALFORMED_FRAME;maxReceiveBytesPerSecond is 0",
+        "empty MEDIA;52 01 08 00 00 00 00 00;MALFORMED_FRAME;MEDIA carries no bytes",
+        "reserved MEDIA flag;52 01 08 01;MALFORMED_FRAME;MEDIA frame sets reserved flag bits 0x01",
+        "zero peak rate;52 01 07 00 00 00 00 0f 00 00 00 00 00 00 00 00 00 00 00 00 00 01 61;MALFORMED_FRAME;"
+                + "peakBitsPerSecond is 0",
+        "negative peak rate;52 01 07 00 00 00 00 0f ff ff ff ff ff ff ff ff 00 00 00 00 00 01 61;MALFORMED_FRAME;"
+                + "peakBitsPerSecond is -1",
+        "PUBLISH of no name;52 01 07 00 00 00 00 0e 00 00 00 00 00 00 00 01 00 00 00 00 00 00;MALFORMED_FRAME;"
+                + "objectName is empty",
+        "PUBLISH without its name;52 01 07 00 00 00 00 0c 00 00 00 00 00 00 00 01 00 00 00 00;MALFORMED_FRAME;"
+                + "objectName length needs 2 bytes",
+        "token not UTF-8;52 01 07 00 00 00 00 11 00 00 00 00 00 00 00 01 00 00 00 02 c3 28 00 01 61;MALFORMED_FRAME;"
+                + "token is not valid UTF-8",
+        "trailing bytes after PUBLISH;52 01 07 00 00 00 00 10 00 00 00 00 00 00 00 01 00 00 00 00 00 01 61 00;"
+                + "MALFORMED_FRAME;1 trailing bytes",
+        "negative durable time;52 01 86 00 00 00 00 18 00 00 00 00 00 00 00 01 ff ff ff ff ff ff ff ff"
+                + " 00 00 00 00 00 00 00 00;MALFORMED_FRAME;durableNs is -1",
+        "DURABLE cut short;52 01 86 00 00 00 00 10 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00 01;"
+                + "MALFORMED_FRAME;bytesReceived needs 8 bytes",
     })
     void malformedInputRaisesAProtocolExceptionThatSaysWhatWasWrong(String name, String hex, ErrorCode code,
                                                                    String message) {

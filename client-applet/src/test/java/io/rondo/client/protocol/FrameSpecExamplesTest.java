@@ -26,6 +26,9 @@ class FrameSpecExamplesTest {
     static final String CLOSE_HEX = "52 01 05 00 00 00 00 00";
     static final String REPORT_HEX = "52 01 06 00 00 00 00 18  00 00 00 00 ee 6b 28 00  00 00 00 00 00 1e 84 80"
             + "  00 00 00 00 00 bc 61 4e";
+    static final String PUBLISH_HEX = "52 01 07 00 00 00 00 2e  00 00 00 00 00 3d 09 00  00 03 6d 70 34"
+            + "  00 10 70 75 62 6c 69 73 68 2d 74 6f 6b 65 6e 2d 30 31  00 0d 63 61 6d 73 2f 64 6f 6f 72 2e 6d 70 34";
+    static final String MEDIA_HEX = "52 01 08 00 00 00 00 08  00 00 00 68 6d 6f 6f 66";
     static final String ACCEPT_HEX = "52 01 81 00 00 00 00 2a  00 00 00 00 00 00 00 07  00 00 00 00 3b 9a ca 00"
             + "  00 00 00 00 00 3d 09 00  00 08 76 70 39 2c 6f 70 75 73  00 00 00 04 1a 45 df a3";
     static final String REJECT_HEX = "52 01 82 00 00 00 00 15  01  00 00 00 05  00 0e"
@@ -35,6 +38,8 @@ class FrameSpecExamplesTest {
     static final String END_HEX = "52 01 84 00 00 00 00 00";
     static final String ERROR_HEX = "52 01 85 00 00 00 00 15  01 01  00 11"
             + "  64 69 73 6b 20 31 3a 20 49 2f 4f 20 65 72 72 6f 72";
+    static final String DURABLE_HEX = "52 01 86 00 00 00 00 18  00 00 00 00 00 00 00 0c  00 00 00 02 cb 41 78 00"
+            + "  00 00 00 00 00 5b 8d 80";
 
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
 
@@ -47,6 +52,10 @@ class FrameSpecExamplesTest {
         m.put(FrameType.SEEK, new Example(SEEK_HEX, new Seek(95_500_000_000L)));
         m.put(FrameType.CLOSE, new Example(CLOSE_HEX, new Close()));
         m.put(FrameType.REPORT, new Example(REPORT_HEX, new Report(4_000_000_000L, 2_000_000, 12_345_678)));
+        m.put(FrameType.PUBLISH, new Example(PUBLISH_HEX,
+                new Publish("cams/door.mp4", Publish.MP4, 4_000_000, "publish-token-01")));
+        m.put(FrameType.MEDIA, new Example(MEDIA_HEX,
+                new Media(ByteBuffer.wrap(Frames.hex("00 00 00 68 6d 6f 6f 66")))));
         m.put(FrameType.ACCEPT, new Example(ACCEPT_HEX, new Accept(7, 1_000_000_000L, 4_000_000, "vp9,opus",
                 ByteBuffer.wrap(Frames.hex("1a 45 df a3")))));
         m.put(FrameType.REJECT, new Example(REJECT_HEX, new Reject(RejectReason.DISK_TIME, 5, "disk 2 is full")));
@@ -54,6 +63,7 @@ class FrameSpecExamplesTest {
                 ByteBuffer.wrap(Frames.hex("1f 43 b6 75 01 02")))));
         m.put(FrameType.END, new Example(END_HEX, new End()));
         m.put(FrameType.ERROR, new Example(ERROR_HEX, new ErrorFrame(ErrorCode.READ_FAILED, "disk 1: I/O error")));
+        m.put(FrameType.DURABLE, new Example(DURABLE_HEX, new Durable(12, 12_000_000_000L, 6_000_000)));
         return m;
     }
 

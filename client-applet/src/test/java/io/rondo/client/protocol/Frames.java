@@ -31,6 +31,10 @@ final class Frames {
         frames.add(new Close());
         frames.add(new Report(0, 0, 0));
         frames.add(new Report(4_000_000_000L, 2_000_000, Long.MAX_VALUE));
+        frames.add(new Publish("cams/door.mp4", Publish.MP4, 1, ""));
+        frames.add(new Publish("x".repeat(65_000), Publish.WEBM, Long.MAX_VALUE, "publish-token-01"));
+        frames.add(new Media(bytes(1, 4)));
+        frames.add(new Media(bytes(Media.MAX_BYTES, 5)));
         frames.add(new Accept(Long.MIN_VALUE, 1, 0, "", ByteBuffer.allocate(0)));
         frames.add(new Accept(7, 1_000_000_000L, 4_000_000, "avc1.64001f,mp4a.40.2", bytes(70_000, 1)));
         for (RejectReason r : RejectReason.values()) {
@@ -45,6 +49,8 @@ final class Frames {
         for (ErrorCode c : ErrorCode.values()) {
             frames.add(new ErrorFrame(c, c + " happened"));
         }
+        frames.add(new Durable(0, 0, 0));
+        frames.add(new Durable(Long.MAX_VALUE, 12_000_000_000L, Long.MAX_VALUE));
         frames.add(new ErrorFrame(0xFFFF, new String(new byte[] {(byte) 0xe2, (byte) 0x82, (byte) 0xac},
                 StandardCharsets.UTF_8)));
         return frames;
