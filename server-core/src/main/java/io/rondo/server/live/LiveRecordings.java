@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +69,11 @@ public final class LiveRecordings implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.files = new LiveFiles(store, disks);
+    }
+
+    /** The recordings' worker: where what may block on the file system runs, in order. */
+    public Executor worker() {
+        return worker;
     }
 
     /** What every recording did, and the recordings now. */

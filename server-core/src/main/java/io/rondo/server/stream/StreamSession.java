@@ -16,6 +16,7 @@ import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Publish;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.Report;
 import io.rondo.client.protocol.Resume;
@@ -83,6 +84,12 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         deadline.heard();
         if (frame instanceof Open open) {
             open(open);
+        } else if (frame instanceof Publish publish && admitted == null) {
+            deadline.stop();
+            finished = true;
+            PublishSession publisher = new PublishSession(services);
+            ctx.pipeline().replace(this, "publish", publisher);
+            publisher.publish(publish);
         } else if (admitted == null) {
             error(ErrorCode.UNEXPECTED_FRAME, "OPEN a stream first");
         } else if (frame instanceof Pause || frame instanceof Resume) {
