@@ -42,7 +42,7 @@ final class FragmentBoxes {
             int to = p.roundStart(k + 1);
             dataOffsetAt[t] = -1;
             if (from < to) {
-                dataOffsetAt[t] = traf(b, p, from, to);
+                dataOffsetAt[t] = traf(b, p.samples, p.delay, from, to);
                 for (int i = from; i < to; i++) {
                     payload += p.samples.size(i);
                 }
@@ -64,9 +64,11 @@ final class FragmentBoxes {
         return data;
     }
 
-    /** Writes a traf of samples [from, to); returns where its trun's data offset is to be written. */
-    private static int traf(BoxBuffer b, PlannedTrack p, int from, int to) throws MediaFormatException {
-        SampleTrack s = p.samples;
+    /**
+     * Writes a traf of samples [from, to) of {@code s}, {@code delay} ticks added to their decode
+     * times; returns where its trun's data offset is to be written.
+     */
+    static int traf(BoxBuffer b, SampleTrack s, long delay, int from, int to) throws MediaFormatException {
         long firstDuration = s.duration(from);
         int firstFlags = flags(s, from);
         int restFlags = to - from > 1 ? flags(s, from + 1) : firstFlags;
@@ -77,8 +79,8 @@ final class FragmentBoxes {
         for (int i = from; i < to; i++) {
             long duration = s.duration(i);
             if (duration > 0xFFFF_FFFFL) {
-                throw MediaFormatException.corrupt(p.where() + " has a sample of " + duration + " ticks at "
-                    + s.decodeTime(i) + " ticks");
+                throw MediaFormatException.corrupt("track " + s.header().trackId() + " has a sample of " + duration
+                    + " ticks at " + s.decodeTime(i) + " ticks");
             }
             sameDuration &= duration == firstDuration;
             sameRestFlags &= i == from || flags(s, i) == restFlags;
@@ -91,7 +93,7 @@ final class FragmentBoxes {
 
         int traf = b.begin("traf");
         int tfhd = b.beginFull("tfhd", 0, 0x02_0000 | (sameDuration ? 0x08 : 0) | (defaultFlags ? 0x20 : 0));
-        b.u32(p.header.trackId());
+        b.u32(s.header().trackId());
         if (sameDuration) {
             b.u32(firstDuration);
         }
@@ -100,7 +102,7 @@ final class FragmentBoxes {
         }
         b.end(tfhd);
         int tfdt = b.beginFull("tfdt", 1, 0);
-        b.u64(s.decodeTime(from) + p.delay);
+        b.u64(s.decodeTime(from) + delay);
         b.end(tfdt);
         int trunFlags = 0x001 | (firstSampleFlags ? 0x004 : 0) | (sameDuration ? 0 : 0x100) | 0x200
             | (defaultFlags ? 0 : 0x400) | (compositionOffsets ? 0x800 : 0);

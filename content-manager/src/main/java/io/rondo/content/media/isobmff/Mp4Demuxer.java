@@ -66,9 +66,17 @@ final class Mp4Demuxer {
     private final List<String> brands = new ArrayList<>();
     private long movieTimescale;
 
-    private Mp4Demuxer(MediaFile in) {
+    private Mp4Demuxer(MediaFile in, long size) {
         this.in = in;
-        this.size = in.size();
+        this.size = size;
+    }
+
+    /**
+     * A demuxer of boxes a caller reads itself, as they arrive ({@link LiveMp4Cutter}): no file, so
+     * no bound on where samples lie; the caller finds their bytes.
+     */
+    static Mp4Demuxer ofBoxes() {
+        return new Mp4Demuxer(null, Long.MAX_VALUE);
     }
 
     /**
@@ -77,7 +85,7 @@ final class Mp4Demuxer {
      * @throws MediaFormatException if it is truncated or corrupt, naming the box and where it is
      */
     static Source read(MediaFile in) throws IOException {
-        return new Mp4Demuxer(in).read();
+        return new Mp4Demuxer(in, in.size()).read();
     }
 
     private Source read() throws IOException {
@@ -97,14 +105,14 @@ final class Mp4Demuxer {
                             + moov.offset());
                     }
                     moov = box;
-                    readMoov(box);
+                    readMoov(box, IsoBoxes.read(in, box, MAX_BOX_BYTES));
                 }
                 case "moof" -> {
                     if (moov == null) {
                         throw MediaFormatException.unsupported(box.describe() + " comes before any moov: this is a"
                             + " media segment without its initialization segment");
                     }
-                    readMoof(box);
+                    readMoof(box, IsoBoxes.read(in, box, MAX_BOX_BYTES));
                 }
                 default -> {
                     // mdat, free, sidx, mfra, ...: samples are found through the tables and truns
@@ -130,6 +138,21 @@ final class Mp4Demuxer {
             List.copyOf(subtitles));
     }
 
+    /**
+     * The samples read since the last call, a track each (audio and video, in the moov's order,
+     * possibly empty); each track starts again with none, its next decode time kept.
+     */
+    List<SampleTrack> takeSamples() {
+        List<SampleTrack> taken = new ArrayList<>();
+        for (Trak t : traks) {
+            if (t.samples != null) {
+                taken.add(t.samples);
+                t.samples = new SampleTrack(t.samples.header());
+            }
+        }
+        return taken;
+    }
+
     private void readFtyp(Box ftyp) throws IOException {
         FieldCursor d = new FieldCursor(IsoBoxes.read(in, ftyp, MediaFile.WINDOW_BYTES), ftyp.dataOffset(),
             ftyp.describe());
@@ -140,9 +163,10 @@ final class Mp4Demuxer {
         }
     }
 
-    private void readMoov(Box moov) throws IOException {
+    /** Reads the tracks of {@code moov}, whose data (after its header) is {@code body}. */
+    void readMoov(Box moov, ByteBuffer body) throws MediaFormatException {
         Map<Long, TrackExtends> trex = new HashMap<>();
-        IsoBoxes.boxes(IsoBoxes.read(in, moov, MAX_BOX_BYTES), moov.dataOffset(), moov.describe(), (box, d) -> {
+        IsoBoxes.boxes(body, moov.dataOffset(), moov.describe(), (box, d) -> {
             switch (box.type()) {
                 case "mvhd" -> {
                     int version = d.u8();
@@ -173,10 +197,10 @@ final class Mp4Demuxer {
         Trak t = new Trak(trak.describe());
         IsoBoxes.children(data, trak.describe(), (box, d) -> {
             switch (box.type()) {
-                case "tkhd" -> readTkhd(d, t);
+                case "tkhd" -> t.readTkhd(d);
                 case "edts" -> IsoBoxes.children(d, box.describe(), (child, c) -> {
                     if (child.type().equals("elst")) {
-                        readElst(c, t);
+                        t.readElst(c);
                     }
                 });
                 case "mdia" -> readMdia(box, d, t);
@@ -190,43 +214,6 @@ final class Mp4Demuxer {
             }
         }
         traks.add(t);
-    }
-
-    private static void readTkhd(FieldCursor d, Trak t) throws MediaFormatException {
-        int version = d.u8();
-        t.flags = (d.u8() << 16) | d.u16();
-        d.skip(version == 1 ? 16 : 8);
-        t.id = d.u32();
-        d.skip(4 + (version == 1 ? 8 : 4) + 8 + 2);
-        t.alternateGroup = d.u16();
-        t.volume = d.u16();
-        d.skip(2);
-        int[] matrix = new int[9];
-        for (int i = 0; i < matrix.length; i++) {
-            matrix[i] = (int) d.u32();
-        }
-        t.matrix = matrix;
-        t.width = d.u32();
-        t.height = d.u32();
-    }
-
-    private static void readElst(FieldCursor d, Trak t) throws MediaFormatException {
-        int version = d.u8();
-        d.skip(3);
-        long count = d.u32();
-        if (count * (version == 1 ? 20 : 12) > d.remaining()) {
-            throw MediaFormatException.corrupt(d.what() + " claims " + count + " edits but holds " + d.remaining()
-                + " bytes");
-        }
-        for (long i = 0; i < count; i++) {
-            long segmentDuration = version == 1 ? d.u64() : d.u32();
-            long mediaTime = version == 1 ? d.s64() : d.s32();
-            d.skip(4);
-            if (mediaTime < -1) {
-                throw MediaFormatException.corrupt(d.what() + " has an edit at media time " + mediaTime);
-            }
-            t.edits.add(new Edit(segmentDuration, mediaTime));
-        }
     }
 
     private void readMdia(Box parent, FieldCursor data, Trak t) throws MediaFormatException {
@@ -308,9 +295,10 @@ final class Mp4Demuxer {
             t.alternateGroup, t.volume, t.matrix, t.width, t.height, shift, endNs);
     }
 
-    private void readMoof(Box moof) throws IOException {
+    /** Appends the samples of {@code moof}, whose data is {@code body}, to their tracks. */
+    void readMoof(Box moof, ByteBuffer body) throws MediaFormatException {
         long[] previousDataEnd = {moof.offset()};
-        IsoBoxes.boxes(IsoBoxes.read(in, moof, MAX_BOX_BYTES), moof.dataOffset(), moof.describe(), (box, d) -> {
+        IsoBoxes.boxes(body, moof.dataOffset(), moof.describe(), (box, d) -> {
             if (box.type().equals("traf")) {
                 previousDataEnd[0] = readTraf(moof, box, d, previousDataEnd[0]);
             } else {

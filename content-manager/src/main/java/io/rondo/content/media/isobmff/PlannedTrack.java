@@ -122,13 +122,9 @@ final class PlannedTrack {
 
     /** Opens a round at sync sample {@code i} if its decode or presentation time is at the round's start. */
     private void snapToKeyframe(int[] start, int i, int rounds, long roundNs) throws MediaFormatException {
-        long decodeNs = decodeNs(i);
-        long presentationNs = presentationNs(i);
         long halfFrameNs = Ticks.toNs(samples.duration(i), header.timescale(), where()) / 2;
-        long from = Math.min(decodeNs, presentationNs) - halfFrameNs;
-        long to = Math.max(decodeNs, presentationNs) + halfFrameNs;
-        long k = Math.max(1, Math.floorDiv(from + roundNs - 1, roundNs));
-        if (k >= rounds || k * roundNs > to || start[(int) k] == i) {
+        long k = snapRound(decodeNs(i), presentationNs(i), halfFrameNs, roundNs);
+        if (k < 0 || k >= rounds || start[(int) k] == i) {
             return;
         }
         start[(int) k] = i;
@@ -138,6 +134,17 @@ final class PlannedTrack {
         for (int before = (int) k - 1; before >= 1 && start[before] > i; before--) {
             start[before] = i;
         }
+    }
+
+    /**
+     * The round (1 or more) whose start lies within half a frame of a sync sample's decode or
+     * presentation time, which it so opens; -1 for none.
+     */
+    static long snapRound(long decodeNs, long presentationNs, long halfFrameNs, long roundNs) {
+        long from = Math.min(decodeNs, presentationNs) - halfFrameNs;
+        long to = Math.max(decodeNs, presentationNs) + halfFrameNs;
+        long k = Math.max(1, Math.floorDiv(from + roundNs - 1, roundNs));
+        return k * roundNs > to ? -1 : k;
     }
 
     private static int round(long ns, int rounds, long roundNs) {
