@@ -423,11 +423,7 @@ public final class RondoServer implements AutoCloseable {
             clock = clock != null ? clock : SystemClocks.utc();
             waiter = waiter != null ? waiter : Waiter.realTime(nanoClock);
             if (tokens == null) {
-                AdminSettings admin = config.adminSettings();
-                tokens = AdminTokens.load(
-                    admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
-                    admin.readTokenFile() != null ? admin.readTokenFile()
-                        : library.dataFolder().resolve("rondo/read.token"), Map.of());
+                tokens = AdminTokens.load(config.adminSettings(), library.dataFolder(), Map.of());
             }
             concluded = true;
             return this;

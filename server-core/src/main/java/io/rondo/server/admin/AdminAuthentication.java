@@ -25,7 +25,8 @@ final class AdminAuthentication {
         if (!scope.allows(route.scope())) {
             throw scope == Scope.PUBLIC ? Problem.unauthorized("this resource needs a bearer token: "
                 + "Authorization: Bearer TOKEN", false)
-                : Problem.forbidden("this needs the admin token; the read token only reads");
+                : Problem.forbidden(scope == Scope.READ ? "this needs the admin token; the read token only reads"
+                    : "this needs the read or the admin token; the publish token only publishes");
         }
         return scope;
     }

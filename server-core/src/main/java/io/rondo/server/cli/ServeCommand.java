@@ -169,10 +169,7 @@ final class ServeCommand implements Callable<Integer> {
             out.println(connections.describe(descriptors));
             connections.warnings(descriptors).forEach(warning -> out.println("WARNING: " + warning));
             AdminSettings admin = settings.adminSettings();
-            AdminTokens tokens = AdminTokens.load(
-                admin.tokenFile() != null ? admin.tokenFile() : library.dataFolder().resolve("rondo/admin.token"),
-                admin.readTokenFile() != null ? admin.readTokenFile()
-                    : library.dataFolder().resolve("rondo/read.token"), System.getenv());
+            AdminTokens tokens = AdminTokens.load(admin, library.dataFolder(), System.getenv());
             RondoServer.Context context = new RondoServer.Context()
                 .config(settings)
                 .library(library)

@@ -11,13 +11,15 @@ import java.nio.file.Path;
  *                       {@code <first storage root>/rondo/admin.token}, written at the first start
  * @param readTokenFile  {@code admin.readTokenFile}: the file holding the read token, or null for
  *                       {@code <first storage root>/rondo/read.token}, written at the first start
+ * @param publishTokenFile {@code admin.publishTokenFile}: the file holding the publish token, or null for
+ *                       {@code <first storage root>/rondo/publish.token}, written at the first start
  * @param metricsPublic  {@code admin.metricsPublic}: true lets {@code /metrics} be read without a token
  * @param maxUploadBytes {@code admin.maxUpload}: the largest object {@code PUT /api/v1/objects/NAME} takes
  * @param tlsCert        {@code admin.tls.cert}: a PEM certificate chain; with {@code tlsKey}, the admin port speaks TLS
  * @param tlsKey         {@code admin.tls.key}: the PEM private key (PKCS#8) of {@code tlsCert}
  */
-public record AdminSettings(String address, Path tokenFile, Path readTokenFile, boolean metricsPublic,
-                            long maxUploadBytes, Path tlsCert, Path tlsKey) {
+public record AdminSettings(String address, Path tokenFile, Path readTokenFile, Path publishTokenFile,
+                            boolean metricsPublic, long maxUploadBytes, Path tlsCert, Path tlsKey) {
 
     /** {@code admin.address}. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -42,6 +44,7 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
         Tls tls = Settings.orDefault(written.tls(), Tls.EMPTY);
         return new AdminSettings(Settings.orDefault(written.address(), DEFAULT_ADDRESS),
             Settings.path(written.tokenFile()), Settings.path(written.readTokenFile()),
+            Settings.path(written.publishTokenFile()),
             Settings.orDefault(written.metricsPublic(), DEFAULT_METRICS_PUBLIC),
             written.maxUpload() == null ? DEFAULT_MAX_UPLOAD : ByteSizes.parse(written.maxUpload(), "admin.maxUpload"),
             Settings.path(tls.cert()), Settings.path(tls.key()));
@@ -49,7 +52,8 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
 
     /** Every key at its default. */
     public static AdminSettings defaults() {
-        return new AdminSettings(DEFAULT_ADDRESS, null, null, DEFAULT_METRICS_PUBLIC, DEFAULT_MAX_UPLOAD, null, null);
+        return new AdminSettings(DEFAULT_ADDRESS, null, null, null, DEFAULT_METRICS_PUBLIC, DEFAULT_MAX_UPLOAD, null,
+            null);
     }
 
     /** True if the admin port speaks TLS. */
@@ -59,16 +63,18 @@ public record AdminSettings(String address, Path tokenFile, Path readTokenFile, 
 
     /** The same settings listening on {@code other}. */
     public AdminSettings withAddress(String other) {
-        return new AdminSettings(other, tokenFile, readTokenFile, metricsPublic, maxUploadBytes, tlsCert, tlsKey);
+        return new AdminSettings(other, tokenFile, readTokenFile, publishTokenFile, metricsPublic, maxUploadBytes,
+            tlsCert, tlsKey);
     }
 
     /**
      * {@code admin:} as the file writes it; a key left out is null. Its connection limits are read
      * by {@link ConnectionSettings}.
      */
-    record Section(String address, String tokenFile, String readTokenFile, Boolean metricsPublic, String maxUpload,
-                   Tls tls, String maxConnections, String maxConnectionsPerAddress) {
-        static final Section EMPTY = new Section(null, null, null, null, null, null, null, null);
+    record Section(String address, String tokenFile, String readTokenFile, String publishTokenFile,
+                   Boolean metricsPublic, String maxUpload, Tls tls, String maxConnections,
+                   String maxConnectionsPerAddress) {
+        static final Section EMPTY = new Section(null, null, null, null, null, null, null, null, null);
     }
 
     /** {@code admin.tls:} as the file writes it; a key left out is null. */

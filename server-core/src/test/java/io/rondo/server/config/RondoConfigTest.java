@@ -84,6 +84,7 @@ class RondoConfigTest {
             admin:
               address: 0.0.0.0
               tokenFile: /etc/rondo/admin.token
+              publishTokenFile: /etc/rondo/publish.token
               metricsPublic: true
               maxUpload: 2G
               tls:
@@ -95,6 +96,7 @@ class RondoConfigTest {
         assertEquals("0.0.0.0", admin.address());
         assertEquals(Path.of("/etc/rondo/admin.token"), admin.tokenFile());
         assertEquals(null, admin.readTokenFile());
+        assertEquals(Path.of("/etc/rondo/publish.token"), admin.publishTokenFile());
         assertTrue(admin.metricsPublic());
         assertEquals(2L << 30, admin.maxUploadBytes());
         assertTrue(admin.tls());

@@ -18,10 +18,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -213,11 +210,8 @@ public final class AdminCommand implements Runnable {
     /** admin.tokenFile, else the first storage root's (or --data's) rondo/admin.token, as serve writes it. */
     private Path defaultTokenFile() {
         RondoConfig config = settings();
-        if (config.adminSettings().tokenFile() != null) {
-            return config.adminSettings().tokenFile();
-        }
         Path root = data != null ? data : config.storageRoots().get(0);
-        return root.toAbsolutePath().normalize().resolve("rondo/admin.token");
+        return AdminTokens.adminFile(config.adminSettings(), root.toAbsolutePath().normalize());
     }
 
     private RondoConfig settings() {
@@ -255,26 +249,18 @@ public final class AdminCommand implements Runnable {
     }
 
     static String read(Path file) {
-        String token;
         try {
-            token = Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (NoSuchFileException e) {
-            throw AdminException.usage("no admin token at " + file + ": rondo serve writes it at its first start on "
-                + "that storage root; give --token-file FILE, --data DIR or $" + AdminTokens.ADMIN_ENV);
-        } catch (AccessDeniedException e) {
-            throw AdminException.usage("cannot read the admin token in " + file + ": permission denied (it is "
-                + "readable by the user rondo serve runs as)");
-        } catch (IOException e) {
-            throw AdminException.usage("cannot read the admin token in " + file + ": " + e.getMessage());
+            return TokenFiles.read(file, "admin", "--token-file FILE, --data DIR or $" + AdminTokens.ADMIN_ENV);
+        } catch (IllegalArgumentException e) {
+            throw AdminException.usage(e.getMessage());
         }
-        return checked(token, file.toString());
     }
 
     private static String checked(String token, String source) {
-        if (token.isEmpty() || token.chars().anyMatch(c -> c <= ' ' || c > '~')) {
-            throw AdminException.usage(source + " does not hold a token: a token is printable characters without "
-                + "spaces");
+        try {
+            return TokenFiles.checked(token, source);
+        } catch (IllegalArgumentException e) {
+            throw AdminException.usage(e.getMessage());
         }
-        return token;
     }
 }

@@ -1,6 +1,7 @@
 package io.rondo.server.cli.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.AdminUrlFile;
 import io.rondo.server.config.RondoConfig;
 
@@ -68,8 +69,7 @@ public final class LibraryServer {
         if (url.isEmpty()) {
             return Optional.empty();
         }
-        Path tokenFile = config.adminSettings().tokenFile() != null ? config.adminSettings().tokenFile()
-            : dataFolder.resolve("rondo/admin.token");
+        Path tokenFile = AdminTokens.adminFile(config.adminSettings(), dataFolder);
         try {
             URI base = AdminCommand.parseUrl(url.get().toString());
             SSLContext tls = base.getScheme().equals("https") && config.adminSettings().tlsCert() != null
