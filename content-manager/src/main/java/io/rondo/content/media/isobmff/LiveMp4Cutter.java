@@ -88,6 +88,8 @@ public final class LiveMp4Cutter implements LiveCutter {
      *
      * <p>After a {@link MediaFormatException}, every call fails with it again; the fragments the
      * failing call would have completed before the bad bytes are lost with it.
+     *
+     * @throws IllegalStateException after {@link #finish()}
      */
     @Override
     public List<LiveFragment> feed(ByteBuffer bytes) throws MediaFormatException {

@@ -60,7 +60,7 @@ class LiveMp4CutterTest {
     @ParameterizedTest(name = "GOP of {0} frames, {1}")
     @CsvSource({"50, +frag_keyframe+empty_moov+default_base_moof", "250, +frag_keyframe+empty_moov+default_base_moof",
         "50, +frag_keyframe+empty_moov+default_base_moof+delay_moov",
-        "50, +frag_keyframe+empty_moov+default_base_moof+separate_moof"})
+        "50, +frag_keyframe+empty_moov+default_base_moof+separate_moof", "50, +frag_keyframe+empty_moov"})
     void aLiveMp4BecomesOneFragmentARoundOfTheSamePackets(int gop, String movflags) throws Exception {
         Path source = live("source.mp4", gop, 12, movflags);
         byte[] bytes = Files.readAllBytes(source);
