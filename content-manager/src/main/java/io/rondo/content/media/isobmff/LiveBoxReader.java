@@ -35,16 +35,6 @@ final class LiveBoxReader {
     /** Bytes of the box's data read or skipped so far. */
     private long done;
 
-    /** Where in the stream the next byte is: how many bytes have been read. */
-    long position() {
-        return position;
-    }
-
-    /** Whether the bytes so far end between two boxes. */
-    boolean betweenBoxes() {
-        return box == null && head.position() == 0;
-    }
-
     /** Reads {@code bytes}, handing each kept box that they complete to {@code sink}. */
     void feed(ByteBuffer bytes, BoxSink sink) throws MediaFormatException {
         while (box != null || bytes.hasRemaining()) {
@@ -106,19 +96,18 @@ final class LiveBoxReader {
             throw MediaFormatException.unsupported("the " + type + " at byte " + at + " lasts to the end of the"
                 + " stream: a live MP4 gives each box its size (ffmpeg -movflags +frag_keyframe+empty_moov)");
         }
-        int headerLength = want;
-        Box next = new Box(type, at, headerLength, size);
-        if (size < headerLength) {
+        Box next = new Box(type, at, want, size);
+        if (size < want) {
             throw MediaFormatException.corrupt(next.describe() + " claims " + Long.toUnsignedString(size)
                 + " bytes, less than its own header");
         }
         if (KEPT.contains(type)) {
-            if (size - headerLength > MAX_BOX_BYTES) {
+            if (size - want > MAX_BOX_BYTES) {
                 throw MediaFormatException.unsupported(next.describe() + " is " + size + " bytes, more than the "
                     + MAX_BOX_BYTES + " a live recording holds at once: send shorter fragments (a keyframe every"
                     + " few seconds, ffmpeg -g)");
             }
-            data = new byte[(int) (size - headerLength)];
+            data = new byte[(int) (size - want)];
         }
         box = next;
         done = 0;

@@ -34,8 +34,9 @@ import java.util.StringJoiner;
  * <p><b>How late.</b> Round k is cut as soon as every track has samples decoded past its end (plus
  * the B-frame reorder seen, and half a frame for video), and for video once round k + 1's first
  * keyframe arrived or round k + 1 is complete: one round after round k's bytes at most, plus the
- * source's own fragment, which the cutter sees only whole (ffmpeg writes one per GOP). A track that
- * never sent a sample does not hold the others back.
+ * source's own fragment, which the cutter sees only whole (ffmpeg writes one per GOP). A track yet
+ * to send its first sample holds the others back as long as a track may run ahead of another (its
+ * samples may come in a {@code moof} of its own), then no more.
  *
  * <p><b>Memory.</b> One box at a time ({@value LiveBoxReader#MAX_BOX_BYTES} bytes at most) and the
  * samples not yet cut: a track ahead of the slowest by more than {@value #MAX_AHEAD_ROUNDS} rounds
@@ -87,6 +88,8 @@ public final class LiveMp4Cutter implements LiveCutter {
      *
      * <p>After a {@link MediaFormatException}, every call fails with it again; the fragments the
      * failing call would have completed before the bad bytes are lost with it.
+     *
+     * @throws IllegalStateException after {@link #finish()}
      */
     @Override
     public List<LiveFragment> feed(ByteBuffer bytes) throws MediaFormatException {
@@ -328,9 +331,10 @@ public final class LiveMp4Cutter implements LiveCutter {
         while (Arrays.stream(tracks).anyMatch(t -> !t.isEmpty())) {
             long k = nextRound;
             int total = 0;
+            boolean absentOnes = finishing || aheadNs(k) > MAX_AHEAD_ROUNDS * roundNs + longestMoofNs;
             for (int t = 0; t < tracks.length; t++) {
                 cuts[t] = tracks[t].started ? tracks[t].cut(k, roundNs, finishing) : 0;
-                if (cuts[t] == LiveTrack.UNDECIDED) {
+                if (cuts[t] == LiveTrack.UNDECIDED || !tracks[t].started && !absentOnes) {
                     return;
                 }
                 total += cuts[t];
@@ -346,6 +350,18 @@ public final class LiveMp4Cutter implements LiveCutter {
             ready.add(fragment(k, cuts, finishing));
             nextRound = k + 1;
         }
+    }
+
+    /**
+     * How far past round k's start the tracks that started have sent samples: a track yet to send
+     * one holds the others back until this outgrows what a track may run ahead of another.
+     */
+    private long aheadNs(long k) throws MediaFormatException {
+        long ahead = 0;
+        for (LiveTrack t : tracks) {
+            ahead = t.started ? Math.max(ahead, t.futureNs() - k * roundNs) : ahead;
+        }
+        return ahead;
     }
 
     /** Takes round k's samples, the first {@code cuts[t]} held of each track, as one moof + mdat. */

@@ -47,7 +47,8 @@ class LiveMp4CutterTest {
     Path dir;
 
     /** What a publisher's bytes became: the header and the fragments, those {@code finish} gave apart. */
-    record Cut(LiveHeader header, List<LiveFragment> fed, List<LiveFragment> finished, int discontinuities) {
+    record Cut(LiveHeader header, List<LiveFragment> fed, List<LiveFragment> finished, int discontinuities,
+               int[] outBy) {
 
         List<LiveFragment> all() {
             List<LiveFragment> all = new ArrayList<>(fed);
@@ -58,7 +59,8 @@ class LiveMp4CutterTest {
 
     @ParameterizedTest(name = "GOP of {0} frames, {1}")
     @CsvSource({"50, +frag_keyframe+empty_moov+default_base_moof", "250, +frag_keyframe+empty_moov+default_base_moof",
-        "50, +frag_keyframe+empty_moov+default_base_moof+delay_moov"})
+        "50, +frag_keyframe+empty_moov+default_base_moof+delay_moov",
+        "50, +frag_keyframe+empty_moov+default_base_moof+separate_moof", "50, +frag_keyframe+empty_moov"})
     void aLiveMp4BecomesOneFragmentARoundOfTheSamePackets(int gop, String movflags) throws Exception {
         Path source = live("source.mp4", gop, 12, movflags);
         byte[] bytes = Files.readAllBytes(source);
@@ -73,6 +75,7 @@ class LiveMp4CutterTest {
         assertSamePackets(source, stored, movflags.contains("delay_moov"));
         assertRounds(cut, 12 * SECOND);
         assertOneRoundEach(cut, stored);
+        assertAtMostTwoRoundsLate(source, cut);
         if (!movflags.contains("delay_moov")) {
             assertCutAsIngestCuts(source, cut, stored);
         }
@@ -120,6 +123,49 @@ class LiveMp4CutterTest {
             }
             assertEquals(payloads(sourcePackets.get(s)), payloads(packets.get(s)), "stream " + s + ": every packet");
         }
+    }
+
+    @Test
+    void aPublisherThatRestartsItsMuxerGoesOnAfterTheRoundsItSent() throws Exception {
+        Path source = live("source.mp4", 50, 4, "+frag_keyframe+empty_moov+default_base_moof");
+        byte[] once = Files.readAllBytes(source);
+        byte[] twice = Arrays.copyOf(once, 2 * once.length);
+        System.arraycopy(once, 0, twice, once.length, once.length);
+
+        Cut cut = cut(twice, new Random(3), 32 << 10);
+        Path stored = write("cut.mp4", cut);
+
+        assertEquals(1, cut.discontinuities(), "the second run starts at 0 again");
+        List<LiveFragment> all = cut.all();
+        for (int k = 0; k < all.size(); k++) {
+            assertEquals(k, all.get(k).round(), "round after round, no gap: " + all.get(k));
+        }
+        LiveFragment last = all.get(all.size() - 1);
+        long endNs = last.startNs() + last.durationNs();
+        assertTrue(endNs >= 8 * SECOND && endNs <= 10 * SECOND, "twice 4 s: " + Ticks.seconds(endNs));
+        List<List<String>> packets = FfmpegRuns.packets(stored);
+        List<List<String>> sourcePackets = FfmpegRuns.packets(source);
+        for (int s = 0; s < packets.size(); s++) {
+            List<String> expected = new ArrayList<>(payloads(sourcePackets.get(s)));
+            expected.addAll(payloads(sourcePackets.get(s)));
+            assertEquals(expected, payloads(packets.get(s)), "stream " + s + ": every packet of both runs");
+        }
+    }
+
+    @Test
+    void aTrackThatStopsFailsTheRecordingOnceTheOthersRunFarAhead() throws Exception {
+        Path out = dir.resolve("silent.mp4");
+        FfmpegRuns.Run run = FfmpegRuns.run(FfmpegRuns.require("ffmpeg").toString(), "-v", "error", "-nostdin",
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=duration=2", "-t", "12",
+            "-c:v", "libx264", "-g", "50", "-c:a", "aac", "-f", "mp4", "-movflags",
+            "+frag_keyframe+empty_moov+default_base_moof", out.toString());
+        assertEquals(0, run.exit(), run.err());
+
+        MediaFormatException e = assertThrows(MediaFormatException.class,
+            () -> cut(Files.readAllBytes(out), new Random(4), 64 << 10));
+
+        assertTrue(e.getMessage().matches("unsupported: track 2 has sent nothing after 2\\.\\d+ s while track 1 reached"
+            + " .* s: every track must go on for its rounds to be cut"), e.getMessage());
     }
 
     @Test
@@ -182,14 +228,16 @@ class LiveMp4CutterTest {
     private static Cut cut(byte[] bytes, Random random, int largestChunk) throws IOException {
         LiveMp4Cutter cutter = new LiveMp4Cutter(SECOND, MAX_JUMP_NS);
         List<LiveFragment> fed = new ArrayList<>();
+        int[] outBy = new int[bytes.length + 1];
         int at = 0;
         while (at < bytes.length) {
             int n = Math.min(bytes.length - at, 1 + random.nextInt(largestChunk));
             fed.addAll(cutter.feed(ByteBuffer.wrap(bytes, at, n).slice()));
             at += n;
+            Arrays.fill(outBy, at - n + 1, at + 1, fed.size());
         }
         LiveHeader header = cutter.header();
-        return new Cut(header, fed, cutter.finish(), cutter.discontinuities());
+        return new Cut(header, fed, cutter.finish(), cutter.discontinuities(), outBy);
     }
 
     private Path write(String name, Cut cut) throws IOException {
@@ -286,6 +334,31 @@ class LiveMp4CutterTest {
                 }
                 first = false;
             }
+        }
+    }
+
+    /**
+     * Once the bytes of a source fragment arrived, every round but the last two it reaches into has
+     * come out: a live viewer waits for the source's fragment and two rounds, no longer.
+     */
+    private static void assertAtMostTwoRoundsLate(Path source, Cut cut) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(source));
+        List<SampleTrack> tracks = RemuxChecks.tracks(source);
+        for (int at = 0; at < b.limit(); at += b.getInt(at)) {
+            if (!type(b, at).equals("mdat")) {
+                continue;
+            }
+            long end = at + b.getInt(at);
+            long reachedNs = Long.MAX_VALUE;
+            for (SampleTrack s : tracks) {
+                long trackNs = 0;
+                for (int i = 0; i < s.count() && s.offset(i) < end; i++) {
+                    trackNs = Ticks.toNs(s.decodeTime(i) + s.duration(i), s.header().timescale(), "test");
+                }
+                reachedNs = Math.min(reachedNs, trackNs);
+            }
+            assertTrue(cut.outBy()[(int) end] >= reachedNs / SECOND - 2, "by byte " + end + ", with every track"
+                + " sent up to " + Ticks.seconds(reachedNs) + ", " + cut.outBy()[(int) end] + " rounds came out");
         }
     }
 
