@@ -26,6 +26,8 @@ import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.live.LiveRecordings;
+import io.rondo.server.stream.Publishing;
 import io.rondo.server.stream.StreamServer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
@@ -52,6 +54,7 @@ public final class RondoServer implements AutoCloseable {
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private DiskRuntime disks;
     private StreamServer streams;
+    private LiveRecordings recordings;
     private RondoMetrics metrics;
     private EventHub events;
     private PolicyControl policy;
@@ -104,8 +107,11 @@ public final class RondoServer implements AutoCloseable {
             .threadingMode(context.threadingMode)
             .waiter(context.waiter)));
         library.directory().whenDeletedAndUnread(disks::forget);
+        recordings = started(new LiveRecordings(library.store(), disks, config.liveSettings(), context.clock));
+        recordings.recover();
         streams = started(StreamServer.start(context.streamAddress, library.directory(), disks,
-            context.admission, context.streamSettings, streamLimit, context.epochClock));
+            context.admission, context.streamSettings, streamLimit, context.epochClock,
+            new Publishing(recordings, context.tokens::canPublish)));
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, config.responseBoundMs());
@@ -169,6 +175,11 @@ public final class RondoServer implements AutoCloseable {
 
     public StreamServer streams() {
         return streams;
+    }
+
+    /** The recordings publishers write. */
+    public LiveRecordings recordings() {
+        return recordings;
     }
 
     public HttpServer http() {

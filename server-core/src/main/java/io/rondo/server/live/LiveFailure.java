@@ -1,5 +1,7 @@
 package io.rondo.server.live;
 
+import io.rondo.scheduler.device.DiskFullException;
+
 /**
  * Why a recording ended before its publisher finished it.
  *
@@ -9,10 +11,10 @@ package io.rondo.server.live;
 public record LiveFailure(boolean diskFull, String message) {
 
     /** The failure an IO error means: a full disk says so, anything else is a failed write. */
-    static LiveFailure of(Throwable error) {
+    public static LiveFailure of(Throwable error) {
         String message = String.valueOf(error.getMessage());
-        boolean full = message.contains("No space left") || message.contains("disk is full")
-            || message.contains("ENOSPC");
+        boolean full = error instanceof DiskFullException || message.contains("No space left")
+            || message.contains("disk is full");
         return new LiveFailure(full, full ? "the disk is full: " + message : "a write failed: " + message);
     }
 }

@@ -126,7 +126,8 @@ final class PublishSession extends SimpleChannelInboundHandler<Frame> implements
         accepted = true;
         rate = new PublishRate(publish.peakBitsPerSecond(), services.disks().roundNs(), services.clock().nanoTime());
         deadline.accepted(services.clock().nanoTime());
-        write(new Accept(streamId, services.disks().roundNs(), publish.peakBitsPerSecond(), "", ByteBuffer.allocate(0)));
+        write(new Accept(streamId, services.disks().roundNs(), publish.peakBitsPerSecond(), "",
+            ByteBuffer.allocate(0)));
         LOG.info("publisher {} records {} on disk {} at up to {} bit/s", client(), name, disk,
             publish.peakBitsPerSecond());
     }

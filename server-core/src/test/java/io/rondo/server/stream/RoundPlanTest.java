@@ -1,5 +1,9 @@
 package io.rondo.server.stream;
 
+import io.rondo.content.model.Fragment;
+import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.device.OpenFile;
+import io.rondo.server.runtime.Prepared;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,8 +18,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 /** The round plan stepped round by round, as the round clock and the event loop drive it. */
 class RoundPlanTest {
 
-    private static int[] oneDisk(int fragments) {
-        return new int[fragments];
+    private static Prepared oneDisk(int fragments) {
+        return placed(new int[fragments]);
+    }
+
+    /** Fragments on the disks {@code diskIndexes} gives, by fragment; nothing behind them but their places. */
+    private static Prepared placed(int[] diskIndexes) {
+        return new Prepared.Stored(null, List.of(), new long[diskIndexes.length], diskIndexes);
     }
 
     @Test
@@ -86,7 +95,7 @@ class RoundPlanTest {
 
     @Test
     void eachRoundReadsOnlyOnTheDiskThatHoldsTheNextFragment() {
-        RoundPlan plan = new RoundPlan(new int[] {0, 1, 0, 1});
+        RoundPlan plan = new RoundPlan(placed(new int[] {0, 1, 0, 1}));
         plan.start(0, 0, 0);
         assertNull(plan.planRound(0, 0), "fragment 1 is on disk 1");
         assertEquals(1, plan.planRound(1, 0).fragment());
@@ -103,5 +112,69 @@ class RoundPlanTest {
         assertNull(plan.planRound(0, 0));
         plan.pause(false);
         assertEquals(1, plan.planRound(0, 1).fragment());
+    }
+
+    /**
+     * A stream at a growing recording's live edge takes each fragment as it is cut, at once: the
+     * rounds find nothing to read for it; one behind the edge keeps to its rounds.
+     */
+    @Test
+    void atTheLiveEdgeEachFragmentIsTakenWhenCutAndBehindItTheRoundsRead() {
+        int[] cut = {3};
+        RoundPlan atEdge = new RoundPlan(new Growing(cut));
+        atEdge.start(2, 2, 0);
+        assertNull(atEdge.planRound(0, 0), "fragment 3 is not cut yet");
+        cut[0] = 4;
+        assertEquals(3, atEdge.cut(3).fragment(), "taken as soon as it is cut");
+        assertNull(atEdge.planRound(0, 1), "nothing left for the round");
+        atEdge.released();
+        atEdge.released();
+        cut[0] = 5;
+        assertEquals(4, atEdge.cut(4).fragment());
+
+        RoundPlan behind = new RoundPlan(new Growing(cut));
+        behind.start(0, 0, 0);
+        behind.released();
+        assertNull(behind.cut(4), "a stream behind the edge is not sped up");
+        assertEquals(1, behind.planRound(0, 0).fragment());
+    }
+
+    /** A recording on one disk with {@code cut[0]} fragments so far. */
+    private record Growing(int[] cut) implements Prepared {
+
+        @Override
+        public MediaObject object() {
+            return null;
+        }
+
+        @Override
+        public int count() {
+            return cut[0];
+        }
+
+        @Override
+        public Fragment fragment(int i) {
+            return Fragment.unplaced(i * 1_000_000_000L, 1_000_000_000L, i * 100L, 100);
+        }
+
+        @Override
+        public OpenFile file(int i) {
+            return null;
+        }
+
+        @Override
+        public long position(int i) {
+            return i;
+        }
+
+        @Override
+        public int diskIndex(int i) {
+            return 0;
+        }
+
+        @Override
+        public boolean growing() {
+            return true;
+        }
     }
 }
