@@ -19,7 +19,8 @@ public record LiveFragment(long round, long startNs, long durationNs, byte[] byt
     public LiveFragment {
         if (round < 0 || startNs < 0 || durationNs < 0 || bytes.length == 0) {
             throw new IllegalArgumentException("a live fragment needs a round, start and duration >= 0 and bytes, "
-                + "was round " + round + " at " + startNs + " ns for " + durationNs + " ns, " + bytes.length + " bytes");
+                + "was round " + round + " at " + startNs + " ns for " + durationNs + " ns, " + bytes.length
+                + " bytes");
         }
     }
 }

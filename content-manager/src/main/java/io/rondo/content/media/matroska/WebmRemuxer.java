@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.StringJoiner;
+import java.util.function.Supplier;
 
 /**
  * WebM and Matroska remuxed into the WebM that Rondo stores: one Cluster per round T of
@@ -172,7 +172,7 @@ public final class WebmRemuxer implements StoredMedia {
         long durationNs = infoNs >= lastRoundNs && infoNs <= lastBlockEndNs + roundNs ? infoNs
             : Math.max(lastBlockEndNs, lastRoundNs);
 
-        byte[] init = init(demuxer, kept, durationNs);
+        byte[] init = init(demuxer.timecodeScale(), demuxer.writingApp(), kept, durationNs);
         List<Fragment> fragments = new ArrayList<>(rounds.count());
         long offset = init.length;
         for (int i = 0; i < rounds.count(); i++) {
@@ -183,12 +183,8 @@ public final class WebmRemuxer implements StoredMedia {
                 startNs, fragmentNs, offset, length, rounds.keyframeNs(i), rounds.keyframeFirst(i)));
             offset += length;
         }
-        StringJoiner codecs = new StringJoiner(", ");
-        for (Track t : kept) {
-            codecs.add(MatroskaCodecs.codecsString(t));
-        }
-        MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm", codecs.toString(),
-            durationNs, new ByteRange(0, init.length), fragments);
+        MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm",
+            MatroskaCodecs.codecs(kept), durationNs, new ByteRange(0, init.length), fragments);
         return new WebmRemuxer(in, demuxer, init, index, rounds);
     }
 
@@ -237,7 +233,7 @@ public final class WebmRemuxer implements StoredMedia {
     }
 
     /** Whether the blocks of {@code track} are stored: audio and video, not subtitles, nor tracks Tracks lacks. */
-    private static boolean isKept(Track track) {
+    static boolean isKept(Track track) {
         return track != null && (track.isVideo() || track.isAudio());
     }
 
@@ -253,10 +249,21 @@ public final class WebmRemuxer implements StoredMedia {
     /** The block's timecode relative to its new Cluster's, which must fit the block's 16 bits. */
     private static short relativeTimecode(BlockCursor block, long clusterTicks, long roundStartNs, long scale)
         throws MediaFormatException {
-        long relative = block.timecode() - clusterTicks;
+        return relativeTimecode(block::describe, block.track(), block.timecode(), clusterTicks, roundStartNs, scale);
+    }
+
+    /**
+     * The timecode relative to its new Cluster's of a block of {@code track} at {@code ticks},
+     * which must fit the block's 16 bits.
+     *
+     * @param block what to call the block in a message: {@code the SimpleBlock at byte 4130}
+     */
+    static short relativeTimecode(Supplier<String> block, long track, long ticks, long clusterTicks,
+                                  long roundStartNs, long scale) throws MediaFormatException {
+        long relative = ticks - clusterTicks;
         if (relative < Short.MIN_VALUE || relative > Short.MAX_VALUE) {
-            throw MediaFormatException.unsupported(block.describe() + " (track " + block.track() + ", at "
-                + Ticks.seconds(block.timecode() * scale) + ") is " + relative + " ticks of " + scale
+            throw MediaFormatException.unsupported(block.get() + " (track " + track + ", at "
+                + Ticks.seconds(ticks * scale) + ") is " + relative + " ticks of " + scale
                 + " ns from the start of its round at " + Ticks.seconds(roundStartNs)
                 + ", more than the 16-bit timecode of a block reaches; if the tracks are not interleaved,"
                 + " remux with ffmpeg -i IN -c copy OUT.webm");
@@ -264,14 +271,15 @@ public final class WebmRemuxer implements StoredMedia {
         return (short) relative;
     }
 
-    private static byte[] init(MatroskaDemuxer demuxer, List<Track> kept, long durationNs) {
+    /** The init segment of WebM holding the tracks {@code kept}; without Duration where {@code durationNs} is -1. */
+    static byte[] init(long timecodeScale, String writingApp, List<Track> kept, long durationNs) {
         byte[][] entries = new byte[kept.size()][];
         for (int i = 0; i < entries.length; i++) {
             ByteBuffer entry = kept.get(i).entry();
             entries[i] = new byte[entry.remaining()];
             entry.get(entry.position(), entries[i]);
         }
-        return WebmSegment.init(demuxer.timecodeScale(), demuxer.writingApp(), durationNs, entries);
+        return WebmSegment.init(timecodeScale, writingApp, durationNs, entries);
     }
 
     @Override
