@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Live WebM as ffmpeg writes it to a pipe (a Segment and Clusters of unknown size, 25 frames a
@@ -140,10 +141,28 @@ class LiveWebmCutterTest {
     }
 
     @Test
-    void keepsTheTimelineMonotonicWhenTimestampsJumpAnHour() throws IOException {
+    void cutsAudioAloneAtEveryRound() throws IOException {
+        Ffmpeg.assumeInstalled();
+        byte[] live = unknownClusterSizes(ffmpeg(null, "-f", "lavfi", "-i", "sine", "-t", "5", "-c:a", "libopus"));
+        Cut cut = cut(live, new Random(6), 3000);
+
+        assertEquals(new LiveHeader("webm", "audio/webm", "opus", cut.header().init()), cut.header());
+        Path source = write("source.webm", live);
+        Path recording = write("recording.webm", cut.recording());
+        assertSamePackets(source, recording);
+        assertOneClusterPerRound(recording, cut.index(), SECOND, 40 * MS);
+        for (LiveFragment f : cut.fragments()) {
+            assertTrue(f.keyframeFirst() && f.keyframeNs() == f.startNs(), "audio starts anywhere: " + f.round());
+        }
+        assertOutAsSoonAsDecided(source, cut);
+    }
+
+    @ParameterizedTest(name = "Clusters from 6 s on moved by {0} ms")
+    @ValueSource(longs = {HOUR_TICKS, -5000})
+    void keepsTheTimelineMonotonicWhenTimestampsJump(long jumpTicks) throws IOException {
         Ffmpeg.assumeInstalled();
         byte[] live = unknownClusterSizes(liveWebm(50, 12, true));
-        byte[] jumped = jumpClusters(live, 6 * SECOND, HOUR_TICKS);
+        byte[] jumped = jumpClusters(live, 6 * SECOND, jumpTicks);
         Cut cut = cut(jumped, new Random(4), 20000);
 
         assertEquals(1, cut.discontinuities());
@@ -235,18 +254,20 @@ class LiveWebmCutterTest {
     /**
      * Asserts that round k came out no sooner than a block of round k+1 had arrived, and no later
      * than the chunk that brought the block deciding where round k+1 opens: round k+1's first
-     * keyframe where the round has one, else the first block of round k+2.
+     * keyframe where the round has one (its first block for audio alone), else the first block of
+     * round k+2.
      */
     private static void assertOutAsSoonAsDecided(Path source, Cut cut) throws IOException {
         List<long[]> blocks = new ArrayList<>();
         try (MediaFile in = MediaFile.open(source)) {
             MatroskaDemuxer demuxer = MatroskaDemuxer.open(in).orElseThrow();
+            boolean video = demuxer.tracks().stream().anyMatch(MatroskaDemuxer.Track::isVideo);
             BlockCursor block = demuxer.blocks();
             long first = Long.MIN_VALUE;
             while (block.next()) {
                 first = first == Long.MIN_VALUE ? block.timecode() : first;
-                boolean key = demuxer.track(block.track()).isVideo() && block.keyframe();
-                blocks.add(new long[] {demuxer.ns(block.timecode() - first, ""), block.elementEnd(), key ? 1 : 0});
+                boolean opens = demuxer.track(block.track()).isVideo() ? block.keyframe() : !video;
+                blocks.add(new long[] {demuxer.ns(block.timecode() - first, ""), block.elementEnd(), opens ? 1 : 0});
             }
         }
         for (int k = 0; k < cut.fromFeeds(); k++) {
@@ -387,13 +408,18 @@ class LiveWebmCutterTest {
      * {@code gop} frames and Opus, written to a pipe ({@code live}: sizes unknown) or to a file.
      */
     private byte[] liveWebm(int gop, int seconds, boolean live) throws IOException {
-        Path file = dir.resolve("ffmpeg-" + gop + "-" + seconds + ".webm");
+        return ffmpeg(live ? null : dir.resolve("ffmpeg.webm"), "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
+            "-f", "lavfi", "-i", "sine", "-t", Integer.toString(seconds), "-c:v", "libvpx", "-g", Integer.toString(gop),
+            "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus");
+    }
+
+    /** What ffmpeg writes as WebM with {@code options}: to a pipe where {@code file} is null, else to that file. */
+    private byte[] ffmpeg(Path file, String... options) throws IOException {
         Path log = dir.resolve("ffmpeg.log");
-        ProcessBuilder ffmpeg = new ProcessBuilder("ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-            "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine", "-t", Integer.toString(seconds),
-            "-c:v", "libvpx", "-g", Integer.toString(gop), "-deadline", "realtime", "-cpu-used", "8",
-            "-c:a", "libopus", "-f", "webm", live ? "-" : file.toString()).redirectError(log.toFile());
-        Process p = ffmpeg.start();
+        List<String> command = new ArrayList<>(List.of("ffmpeg", "-v", "error", "-nostdin", "-y"));
+        command.addAll(List.of(options));
+        command.addAll(List.of("-f", "webm", file == null ? "-" : file.toString()));
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         byte[] out = p.getInputStream().readAllBytes();
         try {
             assertEquals(0, p.waitFor(), "ffmpeg: " + Files.readString(log));
@@ -401,7 +427,7 @@ class LiveWebmCutterTest {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return live ? out : Files.readAllBytes(file);
+        return file == null ? out : Files.readAllBytes(file);
     }
 
     private Path write(String name, byte[] bytes) throws IOException {
