@@ -10,15 +10,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The rounds of a live WebM recording, cut from its blocks as they arrive by the rule of
- * {@link WebmRemuxer}: round k+1's Cluster opens at its first video keyframe where it has one
- * before any block of round k+2 (the frames before it go with round k), else at its first block.
- *
- * <p>Round k is therefore known, and its Cluster written, as soon as round k+1's opener is: when a
- * video keyframe of round k+1 arrives, or a block of round k+2, or, without video, round k+1's
- * first block. Until then the blocks since round k+1's first are held undecided. A round in which
- * no block starts (a gap shorter than the jump limit) is a Cluster with only its Timecode, as
- * ingest writes it.
+ * The rounds of a live WebM recording: its blocks held, in the order they came, until
+ * {@link RoundOpeners} knows where the next round opens, and then the round's Cluster. A round in
+ * which no block starts (a gap shorter than the jump limit) is a Cluster with only its Timecode,
+ * as ingest writes it.
  */
 final class LiveRounds {
 
@@ -45,14 +40,11 @@ final class LiveRounds {
     private final long scale;
     private final long trackNumber;
     private final boolean hasVideo;
-    private final List<Block> blocks = new ArrayList<>();
-    private final ArrayDeque<Block> undecided = new ArrayDeque<>();
+    private final RoundOpeners openers;
+    private final ArrayDeque<Block> held = new ArrayDeque<>();
     private long round;
     private long heldBytes;
     private long endNs;
-    private boolean videoSeen;
-    private boolean keyframeFirst;
-    private long keyframeNs = Fragment.NO_KEYFRAME;
 
     /**
      * @param video the TrackNumber of the video track whose keyframes open rounds, or -1 for audio only
@@ -62,6 +54,7 @@ final class LiveRounds {
         this.scale = scale;
         this.trackNumber = video;
         this.hasVideo = video >= 0;
+        this.openers = new RoundOpeners(hasVideo);
     }
 
     /** Whether blocks of {@code track} decide where rounds open. */
@@ -83,81 +76,43 @@ final class LiveRounds {
                 + " a live recording holds before its timestamps move on to the round after next");
         }
         this.endNs = Math.max(this.endNs, endNs);
-        undecided.addLast(block);
-        cut(false, out);
+        held.addLast(block);
+        openers.next(block.round(), block.video() && block.keyframe(), n -> out.add(cluster(n, roundNs)));
     }
 
     /** The publisher finished: adds to {@code out} every round still held, the last one ending with its last block. */
     void finish(List<LiveFragment> out) throws MediaFormatException {
-        cut(true, out);
-        if (!blocks.isEmpty()) {
-            out.add(cluster(Math.max(0, endNs - round * roundNs)));
-        }
-    }
-
-    private void cut(boolean end, List<LiveFragment> out) throws MediaFormatException {
-        while (true) {
-            while (!undecided.isEmpty() && undecided.peekFirst().round() <= round) {
-                append(undecided.removeFirst());
-            }
-            int opener = opener(end);
-            if (opener < 0) {
-                return;
-            }
-            for (int i = 0; i < opener; i++) {
-                append(undecided.removeFirst());
-            }
-            out.add(cluster(roundNs));
-            round++;
+        openers.finish(n -> out.add(cluster(n, roundNs)));
+        if (!held.isEmpty()) {
+            out.add(cluster(held.size(), Math.max(0, endNs - round * roundNs)));
         }
     }
 
     /**
-     * Where round k+1 opens among the undecided blocks, the first of which is its first block:
-     * at its first video keyframe if one comes before any block of round k+2, else at its first
-     * block; -1 while that is not known yet, or when no block is undecided.
-     *
-     * @param end whether no block follows
+     * The open round's Cluster, of the next {@code n} blocks held: in time order, each with its
+     * timecode made relative to the Cluster's.
      */
-    private int opener(boolean end) {
-        if (undecided.isEmpty()) {
-            return -1;
-        }
-        int i = 0;
-        for (Block b : undecided) {
-            if (!hasVideo || b.round() > round + 1) {
-                return 0;
-            }
-            if (b.video() && b.keyframe() && b.round() == round + 1) {
-                return i;
-            }
-            i++;
-        }
-        return end ? 0 : -1;
-    }
-
-    private void append(Block b) {
-        blocks.add(b);
-        if (b.video()) {
-            if (!videoSeen) {
-                videoSeen = true;
-                keyframeFirst = b.keyframe();
-            }
-            if (b.keyframe() && keyframeNs == Fragment.NO_KEYFRAME) {
-                keyframeNs = Math.max(0, b.ticks() * scale);
-            }
-        }
-    }
-
-    /** The open round's Cluster: its blocks in time order, each with its timecode made relative to the Cluster's. */
-    private LiveFragment cluster(long durationNs) throws MediaFormatException {
+    private LiveFragment cluster(int n, long durationNs) throws MediaFormatException {
         long startNs = round * roundNs;
         long clusterTicks = startNs / scale;
-        blocks.sort(Comparator.comparingLong(Block::ticks));
+        List<Block> blocks = new ArrayList<>(n);
+        boolean videoSeen = false;
+        boolean keyframeFirst = !hasVideo;
+        long keyframeNs = hasVideo ? Fragment.NO_KEYFRAME : startNs;
         long blockBytes = 0;
-        for (Block b : blocks) {
+        for (int i = 0; i < n; i++) {
+            Block b = held.removeFirst();
+            blocks.add(b);
             blockBytes += b.bytes().length;
+            if (b.video()) {
+                keyframeFirst = videoSeen ? keyframeFirst : b.keyframe();
+                videoSeen = true;
+                if (b.keyframe() && keyframeNs == Fragment.NO_KEYFRAME) {
+                    keyframeNs = Math.max(0, b.ticks() * scale);
+                }
+            }
         }
+        blocks.sort(Comparator.comparingLong(Block::ticks));
         ByteBuffer out = ByteBuffer.allocate((int) WebmSegment.clusterBytes(clusterTicks, blockBytes));
         WebmSegment.putClusterHeader(out, clusterTicks, blockBytes);
         for (Block b : blocks) {
@@ -166,13 +121,7 @@ final class LiveRounds {
             ByteBuffer.wrap(b.bytes()).putShort(b.timecodeAt(), relative);
             out.put(b.bytes());
         }
-        LiveFragment fragment = new LiveFragment(round, startNs, durationNs, out.array(),
-            hasVideo ? keyframeNs : startNs, hasVideo ? keyframeFirst : true);
         heldBytes -= blockBytes;
-        blocks.clear();
-        videoSeen = false;
-        keyframeFirst = false;
-        keyframeNs = Fragment.NO_KEYFRAME;
-        return fragment;
+        return new LiveFragment(round++, startNs, durationNs, out.array(), keyframeNs, keyframeFirst);
     }
 }

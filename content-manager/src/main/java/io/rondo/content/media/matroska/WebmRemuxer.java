@@ -190,16 +190,12 @@ public final class WebmRemuxer implements StoredMedia {
 
     /**
      * The first pass over the blocks: for every round, the ordinal (among the kept blocks, in file
-     * order) of the block its Cluster starts with. That is the round's first video keyframe where
-     * it has one before the next round's first block, so that a stream starting at the round
-     * starts at its keyframe (the frames before it go with the round before); else the first block
-     * of the round or later. A round whose opener is the next one's holds no block.
+     * order) of the block its Cluster starts with, as {@link RoundOpeners} decides it. A round
+     * whose opener is the next one's holds no block.
      */
     private static int[] openers(MatroskaDemuxer demuxer, long video, long roundNs) throws IOException {
-        int[] firstAtOrAfter = new int[64];
-        int[] keyframe = new int[64];
-        int count = 0;
-        int ordinal = 0;
+        RoundOpeners decider = new RoundOpeners(video >= 0);
+        Openers openers = new Openers();
         BlockCursor block = demuxer.blocks();
         while (block.next()) {
             if (!isKept(demuxer.track(block.track()))) {
@@ -210,26 +206,27 @@ public final class WebmRemuxer implements StoredMedia {
                 throw MediaFormatException.corrupt(block.describe() + " plays " + k + " rounds from the start,"
                     + " too late to be real");
             }
-            while (count <= k) {
-                if (count == firstAtOrAfter.length) {
-                    firstAtOrAfter = Arrays.copyOf(firstAtOrAfter, count * 2);
-                    keyframe = Arrays.copyOf(keyframe, count * 2);
-                }
-                firstAtOrAfter[count] = ordinal;
-                keyframe[count] = -1;
-                count++;
-            }
-            if (block.track() == video && block.keyframe() && keyframe[(int) k] < 0) {
-                keyframe[(int) k] = ordinal;
-            }
-            ordinal++;
+            openers.blocks++;
+            decider.next(k, block.track() == video && block.keyframe(), openers);
         }
-        int[] openers = new int[count];
-        for (int r = 1; r < count; r++) {
-            boolean keyframeInRound = keyframe[r] >= 0 && (r + 1 == count || keyframe[r] < firstAtOrAfter[r + 1]);
-            openers[r] = Math.max(openers[r - 1], keyframeInRound ? keyframe[r] : firstAtOrAfter[r]);
+        decider.finish(openers);
+        return openers.blocks == 0 ? new int[0] : Arrays.copyOf(openers.at, openers.count);
+    }
+
+    /** The ordinal each round opens at, as the rounds close. */
+    private static final class Openers implements RoundOpeners.Closer {
+        private int[] at = new int[64];
+        private int count = 1;
+        private int blocks;
+
+        @Override
+        public void close(int roundBlocks) {
+            if (count == at.length) {
+                at = Arrays.copyOf(at, count * 2);
+            }
+            at[count] = at[count - 1] + roundBlocks;
+            count++;
         }
-        return openers;
     }
 
     /** Whether the blocks of {@code track} are stored: audio and video, not subtitles, nor tracks Tracks lacks. */
