@@ -41,12 +41,13 @@ public final class LiveWebmCutter implements LiveCutter {
     /** How much of a fed buffer is parsed at a time, so that a large feed is not copied whole. */
     private static final int SLICE_BYTES = 1 << 20;
     private static final int MAGIC_BYTES = 4;
+    private static final int INITIAL_BYTES = 64 << 10;
 
     private enum Phase { EBML_HEADER, SEGMENT, BODY }
 
     private final long roundNs;
     private final long maxJumpNs;
-    private byte[] held = new byte[64 << 10];
+    private byte[] held = new byte[INITIAL_BYTES];
     private int from;
     private int to;
     private long offset;
@@ -138,11 +139,16 @@ public final class LiveWebmCutter implements LiveCutter {
         }
     }
 
-    /** Appends the next {@code n} bytes of {@code bytes} to {@link #held}, moving or growing it as needed. */
+    /**
+     * Appends the next {@code n} bytes of {@code bytes} to {@link #held}, moving the bytes not yet
+     * parsed to its start, into a larger array where they do not fit, or a smaller one once a large
+     * element has gone.
+     */
     private void hold(ByteBuffer bytes, int n) {
         if (to + n > held.length) {
             int length = to - from;
-            byte[] into = length + n > held.length ? new byte[Math.max(held.length * 2, length + n)] : held;
+            int fits = Math.max(INITIAL_BYTES, Integer.highestOneBit(length + n) << 1);
+            byte[] into = length + n > held.length || fits < held.length / 2 ? new byte[fits] : held;
             System.arraycopy(held, from, into, 0, length);
             held = into;
             from = 0;

@@ -214,6 +214,41 @@ class LiveWebmCutterTest {
     }
 
     @Test
+    void writesAGapShorterThanAJumpAsRoundsOfNoBlockAndKeepsBlockGroups() throws IOException {
+        SyntheticWebm.Written source = new SyntheticWebm().unknownSizes().withAudio().blockGroupsInLastCluster()
+            .cluster(0, 1000, 25, 100).cluster(1000, 1000, 25, 100).cluster(4000, 1000, 25, 100).write();
+        Cut cut = cut(source.bytes(), new Random(7), 700);
+
+        assertEquals(0, cut.discontinuities(), "3 s of nothing is a gap, not a jump");
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), cut.fragments().stream().map(LiveFragment::round).toList());
+        for (int round : new int[] {2, 3}) {
+            byte[] empty = cut.fragments().get(round).bytes();
+            assertEquals(WebmSegment.clusterBytes(round * 1000L, 0), empty.length, "round " + round + " is bare");
+        }
+        Path recording = write("recording.webm", cut.recording());
+        MatroskaWalk.assertSameBlocks(write("source.webm", source.bytes()), recording);
+        assertOneClusterPerRound(recording, cut.index(), SECOND, 0);
+    }
+
+    @Test
+    void refusesToHoldMoreThanItsBoundWhenTimestampsStandStill() throws IOException {
+        byte[] head = new SyntheticWebm().unknownSizes().cluster(0, 1000, 0, 0).write().bytes();
+        byte[] frame = new byte[16 << 20];
+        byte[] blockHeader = SyntheticWebm.cat(SyntheticWebm.id(Ebml.SIMPLE_BLOCK),
+            SyntheticWebm.size(frame.length + 4L), new byte[] {(byte) 0x81, 0, 0, (byte) 0x80});
+        LiveWebmCutter cutter = new LiveWebmCutter(SECOND, MAX_JUMP_NS);
+        cutter.feed(ByteBuffer.wrap(head));
+        MediaFormatException e = assertThrows(MediaFormatException.class, () -> {
+            for (int i = 0; i < 10; i++) {
+                assertEquals(List.of(), cutter.feed(ByteBuffer.wrap(blockHeader)));
+                assertEquals(List.of(), cutter.feed(ByteBuffer.wrap(frame)));
+            }
+        });
+        assertTrue(e.getMessage().contains("round 0 and the blocks after it reach")
+            && e.getMessage().contains("more than the " + LiveRounds.MAX_HELD_BYTES), e.getMessage());
+    }
+
+    @Test
     void givesTheHeaderAndNoFragmentFromAHeaderAlone() throws IOException {
         Ffmpeg.assumeInstalled();
         byte[] live = liveWebm(50, 2, true);
