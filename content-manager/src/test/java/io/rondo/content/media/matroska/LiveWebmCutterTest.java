@@ -214,6 +214,27 @@ class LiveWebmCutterTest {
     }
 
     @Test
+    void givesTheFramesBeforeARoundsKeyframeToTheRoundBefore() throws IOException {
+        SyntheticWebm.Written source = new SyntheticWebm().unknownSizes().cluster(0, 1500, 15, 100)
+            .cluster(1500, 1500, 15, 100).cluster(3000, 1000, 10, 100).write();
+        Path file = write("source.webm", source.bytes());
+        Cut cut = cut(source.bytes(), new Random(8), 500);
+
+        List<LiveFragment> fragments = cut.fragments();
+        assertEquals(4, fragments.size());
+        long videoBlockBytes = 2 + 4 + 100;
+        assertEquals(WebmSegment.clusterBytes(0, 15 * videoBlockBytes), fragments.get(0).bytes().length,
+            "round 0 holds the frames of 1.0 to 1.4 s, before round 1's keyframe");
+        assertEquals(1500 * MS, fragments.get(1).keyframeNs());
+        assertTrue(fragments.get(1).keyframeFirst() && fragments.get(3).keyframeFirst());
+        assertEquals(Fragment.NO_KEYFRAME, fragments.get(2).keyframeNs());
+        Path recording = write("recording.webm", cut.recording());
+        MatroskaWalk.assertSameBlocks(file, recording);
+        assertKeyframesWhereTheIndexSays(recording, cut.index());
+        assertOutAsSoonAsDecided(file, cut);
+    }
+
+    @Test
     void writesAGapShorterThanAJumpAsRoundsOfNoBlockAndKeepsBlockGroups() throws IOException {
         SyntheticWebm.Written source = new SyntheticWebm().unknownSizes().withAudio().blockGroupsInLastCluster()
             .cluster(0, 1000, 25, 100).cluster(1000, 1000, 25, 100).cluster(4000, 1000, 25, 100).write();
