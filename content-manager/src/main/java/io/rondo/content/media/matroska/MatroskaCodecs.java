@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
  * Which Matroska codecs a browser plays from WebM through MediaSource (VP8, VP9 and AV1 video,
@@ -56,6 +57,15 @@ final class MatroskaCodecs {
             case "A_OPUS" -> "opus";
             default -> throw new IllegalArgumentException(t.codecId() + " does not play from WebM");
         };
+    }
+
+    /** {@code vp9, opus}: the codecs string of tracks that all play from WebM. */
+    static String codecs(List<Track> tracks) throws MediaFormatException {
+        StringJoiner codecs = new StringJoiner(", ");
+        for (Track t : tracks) {
+            codecs.add(codecsString(t));
+        }
+        return codecs.toString();
     }
 
     /** {@code H.264/AVC}: what a person calls the codec. */

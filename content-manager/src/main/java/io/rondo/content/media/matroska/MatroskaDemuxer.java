@@ -67,13 +67,46 @@ final class MatroskaDemuxer {
         }
     }
 
+    /**
+     * What Info says: ns per tick of the timecodes, Duration, WritingApp.
+     *
+     * @param timecodeScale  ns per tick of block and Cluster timecodes
+     * @param durationTicks  Duration in ticks, or NaN when Info has none
+     * @param durationHeader the Duration element, for messages; null when there is none
+     * @param writingApp     WritingApp, or null
+     */
+    record Info(long timecodeScale, double durationTicks, Header durationHeader, String writingApp) {
+
+        /** What Matroska assumes without an Info: 1 ms ticks, no Duration, no WritingApp. */
+        static final Info DEFAULT = new Info(DEFAULT_TIMECODE_SCALE, Double.NaN, null, null);
+
+        /** The Info element {@code info}, whose data is {@code body}. */
+        static Info read(Header info, ByteBuffer body) throws MediaFormatException {
+            long[] scale = {DEFAULT_TIMECODE_SCALE};
+            double[] duration = {Double.NaN};
+            Header[] durationAt = {null};
+            String[] app = {null};
+            Ebml.children(body, info.dataOffset(), info, (h, data) -> {
+                if (h.id() == Ebml.TIMECODE_SCALE) {
+                    scale[0] = Ebml.uint(data, h);
+                    if (scale[0] == 0) {
+                        throw MediaFormatException.corrupt(h.describe() + " is 0; a timecode scale must be positive");
+                    }
+                } else if (h.id() == Ebml.DURATION) {
+                    duration[0] = Ebml.floatValue(data, h);
+                    durationAt[0] = h;
+                } else if (h.id() == Ebml.WRITING_APP) {
+                    app[0] = Ebml.string(data);
+                }
+            });
+            return new Info(scale[0], duration[0], durationAt[0], app[0]);
+        }
+    }
+
     private final MediaFile in;
     private final String docType;
     private final long segmentLimit;
-    private long timecodeScale = DEFAULT_TIMECODE_SCALE;
-    private double durationTicks = Double.NaN;
-    private Header durationHeader;
-    private String writingApp;
+    private Info info = Info.DEFAULT;
     private List<Track> tracks;
     private long firstCluster = -1;
 
@@ -112,17 +145,17 @@ final class MatroskaDemuxer {
 
     /** Nanoseconds per tick of block and cluster timecodes. */
     long timecodeScale() {
-        return timecodeScale;
+        return info.timecodeScale();
     }
 
     /** Info's Duration in ticks, or NaN when Info has none. */
     double durationTicks() {
-        return durationTicks;
+        return info.durationTicks();
     }
 
     /** Info's WritingApp, or null. */
     String writingApp() {
-        return writingApp;
+        return info.writingApp();
     }
 
     List<Track> tracks() {
@@ -164,22 +197,28 @@ final class MatroskaDemuxer {
 
     /** {@code ticks} of TimecodeScale in ns, failing on overflow. */
     long ns(long ticks, String where) throws MediaFormatException {
+        return ns(ticks, info.timecodeScale(), where);
+    }
+
+    /** {@code ticks} of {@code scale} ns in ns, failing on overflow. */
+    static long ns(long ticks, long scale, String where) throws MediaFormatException {
         try {
-            return Math.multiplyExact(ticks, timecodeScale);
+            return Math.multiplyExact(ticks, scale);
         } catch (ArithmeticException e) {
-            throw MediaFormatException.corrupt(where + " holds a time of " + ticks + " x " + timecodeScale
+            throw MediaFormatException.corrupt(where + " holds a time of " + ticks + " x " + scale
                 + " ns, too large to be real");
         }
     }
 
     /** Info's Duration in ns, or -1 when there is none (or a Duration of 0, as live muxers write). */
     long durationNs() throws MediaFormatException {
+        double durationTicks = info.durationTicks();
         if (Double.isNaN(durationTicks) || durationTicks == 0) {
             return -1;
         }
-        double ns = durationTicks * timecodeScale;
+        double ns = durationTicks * info.timecodeScale();
         if (!(ns > 0) || ns > Long.MAX_VALUE / 2.0) {
-            throw MediaFormatException.corrupt(durationHeader.describe() + " is " + durationTicks
+            throw MediaFormatException.corrupt(info.durationHeader().describe() + " is " + durationTicks
                 + ", which is no duration");
         }
         return Math.round(ns);
@@ -222,9 +261,9 @@ final class MatroskaDemuxer {
             }
             long end = checkedEnd(in, h);
             if (h.id() == Ebml.INFO) {
-                readInfo(h);
+                info = Info.read(h, readBody(in, h));
             } else if (h.id() == Ebml.TRACKS) {
-                tracks = readTracks(h);
+                tracks = readTracks(h, readBody(in, h));
             }
             pos = end;
         }
@@ -235,25 +274,13 @@ final class MatroskaDemuxer {
             + " holds no Cluster: there is no media to play");
     }
 
-    private void readInfo(Header info) throws IOException {
-        Ebml.children(readBody(in, info), info.dataOffset(), info, (h, data) -> {
-            if (h.id() == Ebml.TIMECODE_SCALE) {
-                timecodeScale = Ebml.uint(data, h);
-                if (timecodeScale == 0) {
-                    throw MediaFormatException.corrupt(h.describe() + " is 0; a timecode scale must be positive");
-                }
-            } else if (h.id() == Ebml.DURATION) {
-                durationTicks = Ebml.floatValue(data, h);
-                durationHeader = h;
-            } else if (h.id() == Ebml.WRITING_APP) {
-                writingApp = Ebml.string(data);
-            }
-        });
-    }
-
-    private List<Track> readTracks(Header header) throws IOException {
+    /**
+     * The TrackEntries of the Tracks element {@code header}, whose data is {@code body}.
+     *
+     * @throws MediaFormatException if one is corrupt, or none is audio or video
+     */
+    static List<Track> readTracks(Header header, ByteBuffer body) throws MediaFormatException {
         List<Track> found = new ArrayList<>();
-        ByteBuffer body = readBody(in, header);
         Ebml.children(body, header.dataOffset(), header, (entry, entryData) -> {
             if (entry.id() == Ebml.TRACK_ENTRY) {
                 ByteBuffer whole = body.slice((int) (entry.offset() - header.dataOffset()),

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.StringJoiner;
+import java.util.function.Supplier;
 
 /**
  * WebM and Matroska remuxed into the WebM that Rondo stores: one Cluster per round T of
@@ -172,7 +172,7 @@ public final class WebmRemuxer implements StoredMedia {
         long durationNs = infoNs >= lastRoundNs && infoNs <= lastBlockEndNs + roundNs ? infoNs
             : Math.max(lastBlockEndNs, lastRoundNs);
 
-        byte[] init = init(demuxer, kept, durationNs);
+        byte[] init = init(demuxer.timecodeScale(), demuxer.writingApp(), kept, durationNs);
         List<Fragment> fragments = new ArrayList<>(rounds.count());
         long offset = init.length;
         for (int i = 0; i < rounds.count(); i++) {
@@ -183,27 +183,19 @@ public final class WebmRemuxer implements StoredMedia {
                 startNs, fragmentNs, offset, length, rounds.keyframeNs(i), rounds.keyframeFirst(i)));
             offset += length;
         }
-        StringJoiner codecs = new StringJoiner(", ");
-        for (Track t : kept) {
-            codecs.add(MatroskaCodecs.codecsString(t));
-        }
-        MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm", codecs.toString(),
-            durationNs, new ByteRange(0, init.length), fragments);
+        MediaIndex index = new MediaIndex("webm", video >= 0 ? "video/webm" : "audio/webm",
+            MatroskaCodecs.codecs(kept), durationNs, new ByteRange(0, init.length), fragments);
         return new WebmRemuxer(in, demuxer, init, index, rounds);
     }
 
     /**
      * The first pass over the blocks: for every round, the ordinal (among the kept blocks, in file
-     * order) of the block its Cluster starts with. That is the round's first video keyframe where
-     * it has one before the next round's first block, so that a stream starting at the round
-     * starts at its keyframe (the frames before it go with the round before); else the first block
-     * of the round or later. A round whose opener is the next one's holds no block.
+     * order) of the block its Cluster starts with, as {@link RoundOpeners} decides it. A round
+     * whose opener is the next one's holds no block.
      */
     private static int[] openers(MatroskaDemuxer demuxer, long video, long roundNs) throws IOException {
-        int[] firstAtOrAfter = new int[64];
-        int[] keyframe = new int[64];
-        int count = 0;
-        int ordinal = 0;
+        RoundOpeners decider = new RoundOpeners(video >= 0);
+        Openers openers = new Openers();
         BlockCursor block = demuxer.blocks();
         while (block.next()) {
             if (!isKept(demuxer.track(block.track()))) {
@@ -214,30 +206,31 @@ public final class WebmRemuxer implements StoredMedia {
                 throw MediaFormatException.corrupt(block.describe() + " plays " + k + " rounds from the start,"
                     + " too late to be real");
             }
-            while (count <= k) {
-                if (count == firstAtOrAfter.length) {
-                    firstAtOrAfter = Arrays.copyOf(firstAtOrAfter, count * 2);
-                    keyframe = Arrays.copyOf(keyframe, count * 2);
-                }
-                firstAtOrAfter[count] = ordinal;
-                keyframe[count] = -1;
-                count++;
-            }
-            if (block.track() == video && block.keyframe() && keyframe[(int) k] < 0) {
-                keyframe[(int) k] = ordinal;
-            }
-            ordinal++;
+            openers.blocks++;
+            decider.next(k, block.track() == video && block.keyframe(), openers);
         }
-        int[] openers = new int[count];
-        for (int r = 1; r < count; r++) {
-            boolean keyframeInRound = keyframe[r] >= 0 && (r + 1 == count || keyframe[r] < firstAtOrAfter[r + 1]);
-            openers[r] = Math.max(openers[r - 1], keyframeInRound ? keyframe[r] : firstAtOrAfter[r]);
+        decider.finish(openers);
+        return openers.blocks == 0 ? new int[0] : Arrays.copyOf(openers.at, openers.count);
+    }
+
+    /** The ordinal each round opens at, as the rounds close. */
+    private static final class Openers implements RoundOpeners.Closer {
+        private int[] at = new int[64];
+        private int count = 1;
+        private int blocks;
+
+        @Override
+        public void close(int roundBlocks) {
+            if (count == at.length) {
+                at = Arrays.copyOf(at, count * 2);
+            }
+            at[count] = at[count - 1] + roundBlocks;
+            count++;
         }
-        return openers;
     }
 
     /** Whether the blocks of {@code track} are stored: audio and video, not subtitles, nor tracks Tracks lacks. */
-    private static boolean isKept(Track track) {
+    static boolean isKept(Track track) {
         return track != null && (track.isVideo() || track.isAudio());
     }
 
@@ -253,10 +246,21 @@ public final class WebmRemuxer implements StoredMedia {
     /** The block's timecode relative to its new Cluster's, which must fit the block's 16 bits. */
     private static short relativeTimecode(BlockCursor block, long clusterTicks, long roundStartNs, long scale)
         throws MediaFormatException {
-        long relative = block.timecode() - clusterTicks;
+        return relativeTimecode(block::describe, block.track(), block.timecode(), clusterTicks, roundStartNs, scale);
+    }
+
+    /**
+     * The timecode relative to its new Cluster's of a block of {@code track} at {@code ticks},
+     * which must fit the block's 16 bits.
+     *
+     * @param block what to call the block in a message: {@code the SimpleBlock at byte 4130}
+     */
+    static short relativeTimecode(Supplier<String> block, long track, long ticks, long clusterTicks,
+                                  long roundStartNs, long scale) throws MediaFormatException {
+        long relative = ticks - clusterTicks;
         if (relative < Short.MIN_VALUE || relative > Short.MAX_VALUE) {
-            throw MediaFormatException.unsupported(block.describe() + " (track " + block.track() + ", at "
-                + Ticks.seconds(block.timecode() * scale) + ") is " + relative + " ticks of " + scale
+            throw MediaFormatException.unsupported(block.get() + " (track " + track + ", at "
+                + Ticks.seconds(ticks * scale) + ") is " + relative + " ticks of " + scale
                 + " ns from the start of its round at " + Ticks.seconds(roundStartNs)
                 + ", more than the 16-bit timecode of a block reaches; if the tracks are not interleaved,"
                 + " remux with ffmpeg -i IN -c copy OUT.webm");
@@ -264,14 +268,15 @@ public final class WebmRemuxer implements StoredMedia {
         return (short) relative;
     }
 
-    private static byte[] init(MatroskaDemuxer demuxer, List<Track> kept, long durationNs) {
+    /** The init segment of WebM holding the tracks {@code kept}; without Duration where {@code durationNs} is -1. */
+    static byte[] init(long timecodeScale, String writingApp, List<Track> kept, long durationNs) {
         byte[][] entries = new byte[kept.size()][];
         for (int i = 0; i < entries.length; i++) {
             ByteBuffer entry = kept.get(i).entry();
             entries[i] = new byte[entry.remaining()];
             entry.get(entry.position(), entries[i]);
         }
-        return WebmSegment.init(demuxer.timecodeScale(), demuxer.writingApp(), durationNs, entries);
+        return WebmSegment.init(timecodeScale, writingApp, durationNs, entries);
     }
 
     @Override

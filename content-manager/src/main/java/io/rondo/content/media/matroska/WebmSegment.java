@@ -25,7 +25,7 @@ public final class WebmSegment {
      *
      * @param timecodeScale ns per tick of the Clusters' and blocks' timecodes
      * @param writingApp    the source's WritingApp, kept; null where it names none
-     * @param durationNs    the media's duration
+     * @param durationNs    the media's duration, or -1 for media still being recorded: Info then has no Duration
      * @param trackEntries  the TrackEntry elements, whole
      */
     public static byte[] init(long timecodeScale, String writingApp, long durationNs, byte[]... trackEntries) {
@@ -36,10 +36,11 @@ public final class WebmSegment {
             EbmlWriter.uint(Ebml.DOC_TYPE_VERSION, DOC_TYPE_VERSION),
             EbmlWriter.uint(Ebml.DOC_TYPE_READ_VERSION, DOC_TYPE_READ_VERSION)));
         out.writeBytes(EbmlWriter.unknownSizeHeader(Ebml.SEGMENT));
+        byte[] duration = durationNs < 0 ? new byte[0]
+            : EbmlWriter.float64(Ebml.DURATION, (double) durationNs / timecodeScale);
         out.writeBytes(EbmlWriter.element(Ebml.INFO, EbmlWriter.uint(Ebml.TIMECODE_SCALE, timecodeScale),
             EbmlWriter.string(Ebml.MUXING_APP, MUXING_APP),
-            EbmlWriter.string(Ebml.WRITING_APP, writingApp != null ? writingApp : MUXING_APP),
-            EbmlWriter.float64(Ebml.DURATION, (double) durationNs / timecodeScale)));
+            EbmlWriter.string(Ebml.WRITING_APP, writingApp != null ? writingApp : MUXING_APP), duration));
         out.writeBytes(EbmlWriter.element(Ebml.TRACKS, trackEntries));
         return out.toByteArray();
     }
