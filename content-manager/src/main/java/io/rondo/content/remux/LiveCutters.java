@@ -2,6 +2,7 @@ package io.rondo.content.remux;
 
 import io.rondo.content.media.LiveCutter;
 import io.rondo.content.media.isobmff.LiveMp4Cutter;
+import io.rondo.content.media.matroska.LiveWebmCutter;
 
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,7 @@ public final class LiveCutters {
     public static LiveCutter of(String container, long roundNs) {
         return switch (container.toLowerCase(Locale.ROOT)) {
             case "mp4", "fmp4" -> new LiveMp4Cutter(roundNs, MAX_JUMP_NS);
+            case "webm", "matroska", "mkv" -> new LiveWebmCutter(roundNs, MAX_JUMP_NS);
             default -> throw new IllegalArgumentException("Rondo records live " + CONTAINERS + ", not " + container);
         };
     }
