@@ -9,6 +9,7 @@ import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
 import io.rondo.server.cli.console.Progress;
 import io.rondo.server.cli.console.ProgressLine;
+import io.rondo.server.cli.console.ShutdownHook;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -138,19 +139,14 @@ public final class PlayCommand implements Callable<Integer> {
             err.flush();
             return EXIT_USAGE;
         }
-        Thread hook = new Thread(this::stop, "rondo-play-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        ShutdownHook hook = ShutdownHook.install("rondo-play-stop", this::stop);
         try {
             return play(target, startNs, rate, media, new ProgressLine(err, quiet, stderrIsTerminal.getAsBoolean(),
                 PROGRESS_REDRAW_NS));
         } finally {
+            hook.close();
             media.abandon();
             finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down: the hook is running now, and ends with the JVM.
-            }
         }
     }
 

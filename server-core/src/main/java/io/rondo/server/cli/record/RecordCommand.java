@@ -8,6 +8,7 @@ import io.rondo.client.protocol.Durable;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.cli.console.Progress;
 import io.rondo.server.cli.console.ProgressLine;
+import io.rondo.server.cli.console.ShutdownHook;
 import io.rondo.server.config.RondoConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -168,18 +169,13 @@ public final class RecordCommand implements Callable<Integer> {
             err.flush();
             return EXIT_USAGE;
         }
-        Thread hook = new Thread(this::stop, "rondo-record-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        ShutdownHook hook = ShutdownHook.install("rondo-record-stop", this::stop);
         try (media) {
             ProgressLine progress = new ProgressLine(err, quiet, stderrIsTerminal.getAsBoolean(), PROGRESS_REDRAW_NS);
             return record(target, declared, peak, publishToken, media, progress);
         } finally {
+            hook.close();
             finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down: the hook is running now, and ends with the JVM.
-            }
         }
     }
 
