@@ -2,6 +2,7 @@ package io.rondo.server.cli;
 
 import io.rondo.server.cli.admin.AdminCommand;
 import io.rondo.server.cli.play.PlayCommand;
+import io.rondo.server.cli.record.RecordCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,8 +16,8 @@ import java.io.PrintWriter;
     description = "Rondo: a mixed-workload multimedia information server.",
     mixinStandardHelpOptions = true,
     versionProvider = RondoCommand.Version.class,
-    subcommands = {ServeCommand.class, PlayCommand.class, IngestCommand.class, LsCommand.class, RmCommand.class,
-        MvCommand.class, DemoCommand.class,
+    subcommands = {ServeCommand.class, PlayCommand.class, RecordCommand.class, IngestCommand.class, LsCommand.class,
+        RmCommand.class, MvCommand.class, DemoCommand.class,
         SimulateCommand.class,
         LoadCommand.class, ProfileCommand.class, DoctorCommand.class, AdminCommand.class, BenchCommand.class,
         CommandLine.HelpCommand.class})

@@ -8,6 +8,8 @@ import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
 import io.rondo.server.cli.console.Progress;
+import io.rondo.server.cli.console.ProgressLine;
+import io.rondo.server.cli.console.ShutdownHook;
 import io.rondo.server.config.ByteSizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,6 +71,9 @@ public final class PlayCommand implements Callable<Integer> {
 
     /** How long Ctrl-C waits for the stream to close and the output to be flushed: a gone server cannot hang it. */
     private static final long STOP_WAIT_NS = 2_000_000_000L;
+
+    /** The least time between two redraws of the progress line on a terminal. */
+    static final long PROGRESS_REDRAW_NS = 250_000_000L;
 
     /** The buffer OPEN declares: what a decoder reading a pipe typically holds. */
     private static final long CLIENT_BUFFER_BYTES = 8L << 20;
@@ -134,18 +139,14 @@ public final class PlayCommand implements Callable<Integer> {
             err.flush();
             return EXIT_USAGE;
         }
-        Thread hook = new Thread(this::stop, "rondo-play-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        ShutdownHook hook = ShutdownHook.install("rondo-play-stop", this::stop);
         try {
-            return play(target, startNs, rate, media, new ProgressPrinter(err, quiet, stderrIsTerminal.getAsBoolean()));
+            return play(target, startNs, rate, media, new ProgressLine(err, quiet, stderrIsTerminal.getAsBoolean(),
+                PROGRESS_REDRAW_NS));
         } finally {
+            hook.close();
             media.abandon();
             finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down: the hook is running now, and ends with the JVM.
-            }
         }
     }
 
@@ -204,7 +205,7 @@ public final class PlayCommand implements Callable<Integer> {
         }
     }
 
-    private int play(StreamUrl target, long startNs, long rate, MediaOutput media, ProgressPrinter progress) {
+    private int play(StreamUrl target, long startNs, long rate, MediaOutput media, ProgressLine progress) {
         StreamClient client;
         try {
             client = StreamClient.connect(target.host(), target.port());
@@ -229,7 +230,8 @@ public final class PlayCommand implements Callable<Integer> {
                 meter.received(data, nowNs);
                 client.bufferLevel(meter.bufferedNs(nowNs), meter.bufferedBytes(nowNs));
                 media.write(data.payload());
-                progress.update(meter, nowNs);
+                PlaybackMeter shown = meter;
+                progress.update(nowNs, () -> PlayMessages.progressLine(shown, nowNs));
             }
             if (stopping) {
                 return interrupted(meter, media, progress);
@@ -269,14 +271,14 @@ public final class PlayCommand implements Callable<Integer> {
         }
     }
 
-    private int interrupted(PlaybackMeter meter, MediaOutput media, ProgressPrinter progress) {
+    private int interrupted(PlaybackMeter meter, MediaOutput media, ProgressLine progress) {
         String kept = media.keep();
         progress.end((meter == null ? NAME + "interrupted before the stream started"
             : PlayMessages.summary("interrupted", meter, nanoClock.getAsLong())) + kept);
         return EXIT_INTERRUPTED;
     }
 
-    private static int failed(int exitCode, MediaOutput media, ProgressPrinter progress) {
+    private static int failed(int exitCode, MediaOutput media, ProgressLine progress) {
         String deleted = media.abandon();
         if (!deleted.isEmpty()) {
             progress.fail(NAME + deleted);

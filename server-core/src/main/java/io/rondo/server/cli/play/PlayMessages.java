@@ -2,13 +2,11 @@ package io.rondo.server.cli.play;
 
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.Reject;
+import io.rondo.server.cli.console.Reasons;
 import io.rondo.server.config.ByteSizes;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.util.Locale;
 
 /**
@@ -76,16 +74,7 @@ final class PlayMessages {
 
     /** Why an I/O operation failed, in words: the host, the file system's reason, or the message. */
     static String reason(IOException e) {
-        if (e instanceof UnknownHostException) {
-            return "unknown host " + e.getMessage();
-        }
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return Reasons.of(e);
     }
 
     /** What arrived so far, for a line that says how a stream failed. */

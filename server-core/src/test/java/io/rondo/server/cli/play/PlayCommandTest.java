@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code rondo play} as a person runs it, against a real server on loopback (emulated paper disks,
  * 1 s rounds): what arrives, where it goes, how it ends and with which exit code. What the progress
  * line and the summary say, on a stepped clock, is in {@link PlaybackMeterTest},
- * {@link PlayMessagesTest} and {@link ProgressPrinterTest}.
+ * {@link PlayMessagesTest} and {@link io.rondo.server.cli.console.ProgressLineTest}.
  */
 class PlayCommandTest {
 
