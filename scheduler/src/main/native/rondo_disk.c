@@ -35,6 +35,9 @@
 #define ALIGNMENT io_rondo_scheduler_device_NativeDiskIo_NATIVE_ALIGNMENT
 #define ABI_VERSION io_rondo_scheduler_device_NativeDiskIo_ABI_VERSION
 
+/* Makes a system call that returns 0 or -1 again while a signal interrupts it (EINTR); gives its result. */
+#define RETRY_EINTR(call) __extension__({ int r_; while ((r_ = (call)) != 0 && errno == EINTR) { } r_; })
+
 /* Extents asked for per FIEMAP call; files with more are mapped in several calls. */
 #define FIEMAP_BATCH 256
 
@@ -197,13 +200,13 @@ static char *direct_span(JNIEnv *env, jobject buf, jint position, jint length, j
     return start;
 }
 
-/* Throws the error of a transfer that failed done bytes into length bytes at offset. */
+/* Throws the error of an IO that failed done bytes into length bytes at offset. */
 static void throw_transfer(JNIEnv *env, int err, const char *op, jstring path, jlong offset, size_t done,
-                           jint length)
+                           jlong length)
 {
     char detail[64];
-    snprintf(detail, sizeof detail, " at offset %lld, %zu bytes", (long long) offset + (long long) done,
-             (size_t) length - done);
+    snprintf(detail, sizeof detail, " at offset %lld, %lld bytes", (long long) offset + (long long) done,
+             (long long) length - (long long) done);
     throw_errno(env, err, op, path, detail, "");
 }
 
@@ -254,15 +257,11 @@ JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_pwrite0(JNIEn
     size_t done = 0;
     while (done < (size_t) length) {
         ssize_t n = pwrite(fd, start + done, (size_t) length - done, (off_t) (offset + (jlong) done));
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            throw_transfer(env, errno, "pwrite", path, offset, done, length);
-            return;
+        if (n < 0 && errno == EINTR) {
+            continue;
         }
-        if (n == 0) {
-            throw_transfer(env, ENOSPC, "pwrite", path, offset, done, length); /* nothing taken: no room */
+        if (n <= 0) { /* 0: nothing taken, no room */
+            throw_transfer(env, n < 0 ? errno : ENOSPC, "pwrite", path, offset, done, length);
             return;
         }
         done += (size_t) n;
@@ -274,11 +273,7 @@ JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_fdatasync0(JN
                                                                               jstring path)
 {
     (void) cls;
-    int result;
-    do {
-        result = fdatasync(fd);
-    } while (result != 0 && errno == EINTR);
-    if (result != 0) {
+    if (RETRY_EINTR(fdatasync(fd)) != 0) {
         throw_errno(env, errno, "fdatasync", path, "", "");
     }
 }
@@ -296,17 +291,10 @@ JNIEXPORT jboolean JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_fallocate
         throw_illegal(env, "cannot reserve %lld bytes at offset %lld", (long long) length, (long long) offset);
         return JNI_FALSE;
     }
-    int result;
-    do {
-        result = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t) offset, (off_t) length);
-    } while (result != 0 && errno == EINTR);
-    if (result != 0) {
-        if (errno == EOPNOTSUPP) {
-            return JNI_FALSE;
+    if (RETRY_EINTR(fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t) offset, (off_t) length)) != 0) {
+        if (errno != EOPNOTSUPP) {
+            throw_transfer(env, errno, "fallocate", path, offset, 0, length);
         }
-        char detail[64];
-        snprintf(detail, sizeof detail, " at offset %lld, %lld bytes", (long long) offset, (long long) length);
-        throw_errno(env, errno, "fallocate", path, detail, "");
         return JNI_FALSE;
     }
     return JNI_TRUE;
@@ -321,11 +309,7 @@ JNIEXPORT void JNICALL Java_io_rondo_scheduler_device_NativeDiskIo_ftruncate0(JN
         throw_illegal(env, "cannot set a size of %lld bytes", (long long) size);
         return;
     }
-    int result;
-    do {
-        result = ftruncate(fd, (off_t) size);
-    } while (result != 0 && errno == EINTR);
-    if (result != 0) {
+    if (RETRY_EINTR(ftruncate(fd, (off_t) size)) != 0) {
         char detail[48];
         snprintf(detail, sizeof detail, " to %lld bytes", (long long) size);
         throw_errno(env, errno, "ftruncate", path, detail, "");

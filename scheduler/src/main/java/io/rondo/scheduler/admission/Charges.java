@@ -8,9 +8,11 @@ import java.util.TreeMap;
 
 /**
  * Admission's arithmetic (papers/000 Section 2.3): what a stream is charged under a policy, on
- * each disk it touches from that disk's {@link ThroughputModel}, in buffer memory (two peak
- * fragments) and on the network (the fragment the disks are charged, each round); and what part
- * of a disk's round a load takes. It holds no admitted stream: the controller adds the charges up.
+ * each disk it touches from that disk's {@link ThroughputModel} (a read on its read curves, a
+ * recording's write on its write curves: reads and writes in the same round's budget), in buffer
+ * memory (two peak fragments) and on the network (the fragment the disks are charged, each
+ * round); and what part of a disk's round a load takes. It holds no admitted stream: the
+ * controller adds the charges up.
  */
 final class Charges {
 
@@ -18,12 +20,18 @@ final class Charges {
 
     private final long roundNs;
     private final Map<String, ThroughputModel> models;
+    private final Map<String, ThroughputModel> writeModels;
 
     /** Charges for the given disks, by name, with rounds of {@code roundNs}. */
     Charges(Map<String, ? extends DiskModel> disks, long roundNs) {
         Map<String, ThroughputModel> byDisk = new TreeMap<>();
-        disks.forEach((name, disk) -> byDisk.put(name, ThroughputModel.of(disk)));
+        Map<String, ThroughputModel> writesByDisk = new TreeMap<>();
+        disks.forEach((name, disk) -> {
+            byDisk.put(name, ThroughputModel.of(disk));
+            writesByDisk.put(name, ThroughputModel.ofWrites(disk));
+        });
         this.models = Collections.unmodifiableMap(byDisk);
+        this.writeModels = Collections.unmodifiableMap(writesByDisk);
         this.roundNs = roundNs;
     }
 
@@ -41,16 +49,17 @@ final class Charges {
         return model;
     }
 
-    /** What {@code demand} is charged under {@code policy}. */
+    /** What {@code demand} is charged under {@code policy}: a write on the write curve, a read on the read curve. */
     Charge charge(AdmissionPolicy policy, StreamDemand demand) {
         Map<String, DiskLoad> loadByDisk = new TreeMap<>();
         long sentBytesPerRound = 0;
         for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
             DiskDemand need = share.getValue();
             long charged = policy.chargedBytes(need);
-            long ioNs = model(share.getKey()).ioNs(policy, charged);
+            long readNs = model(share.getKey()).ioNs(policy, charged);
+            long ioNs = need.write() ? writeModels.get(share.getKey()).ioNs(policy, charged) : readNs;
             loadByDisk.put(share.getKey(), new DiskLoad(1, ioNs, need.averageBytesPerRound(),
-                need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound()));
+                need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound(), Math.max(0, ioNs - readNs)));
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
         }
         long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
@@ -60,13 +69,14 @@ final class Charges {
 
     /**
      * The part of {@code disk}'s round {@code load} takes under {@code policy}: for ADM2 the
-     * lesser of the whole round's charge and XTREAM's (each stream's peak fragment on the mean
-     * curve), so that Rondo's ADM2 admits whatever XTREAM's would.
+     * lesser of the whole round's charge (its writes' penalty over reads added) and XTREAM's (each
+     * stream's peak fragment on the mean curve, its own write curve for a write), so that Rondo's
+     * ADM2 admits whatever XTREAM's would.
      */
     long roundNs(AdmissionPolicy policy, String disk, DiskLoad load) {
         return policy.chargesWholeRounds()
-            ? Math.min(load.ioNs(),
-                model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
+            ? Math.min(load.ioNs(), load.writePenaltyNs()
+                + model(disk).roundNs(load.streams(), load.bytes(), load.varianceBytes2(), load.peakBytes()))
             : load.ioNs();
     }
 

@@ -1,15 +1,17 @@
 package io.rondo.scheduler.admission;
 
 /**
- * What one stream asks of one disk each round: the fragment it reads there, on average, at its
- * largest, and how much the sizes spread (a constant-bit-rate stream has all three the same
- * size and no spread).
+ * What one stream asks of one disk each round: the fragment it reads (or, recording, writes)
+ * there, on average, at its largest, and how much the sizes spread (a constant-bit-rate stream
+ * has all three the same size and no spread).
  *
  * @param averageBytesPerRound the mean fragment size on this disk
  * @param peakBytesPerRound    the largest fragment size on this disk
  * @param sdBytesPerRound      the standard deviation of the fragment sizes on this disk
+ * @param write                true for a recording's fragments, written each round and charged on
+ *                             the disk's write curve (papers/000 Section 2.1); false for reads
  */
-public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, double sdBytesPerRound) {
+public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, double sdBytesPerRound, boolean write) {
 
     public DiskDemand {
         if (averageBytesPerRound < 0) {
@@ -25,8 +27,13 @@ public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, doub
         }
     }
 
+    /** A read demand. */
+    public DiskDemand(long averageBytesPerRound, long peakBytesPerRound, double sdBytesPerRound) {
+        this(averageBytesPerRound, peakBytesPerRound, sdBytesPerRound, false);
+    }
+
     /**
-     * A demand whose spread is unknown: taken at its largest, the Bhatia-Davis bound
+     * A read demand whose spread is unknown: taken at its largest, the Bhatia-Davis bound
      * {@code sqrt((peak - average) * average)} that no sizes between 0 and the peak with that
      * average exceed.
      */
@@ -35,8 +42,16 @@ public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, doub
             Math.sqrt(Math.max(0.0, (double) (peakBytesPerRound - averageBytesPerRound) * averageBytesPerRound)));
     }
 
-    /** A constant-bit-rate demand: every fragment {@code bytesPerRound} long. */
+    /** A constant-bit-rate read demand: every fragment {@code bytesPerRound} long. */
     public static DiskDemand constant(long bytesPerRound) {
         return new DiskDemand(bytesPerRound, bytesPerRound, 0);
+    }
+
+    /**
+     * A recording's demand, declared by its peak: every round's fragment taken at
+     * {@code peakBytesPerRound}, written and charged on the write curve.
+     */
+    public static DiskDemand recording(long peakBytesPerRound) {
+        return new DiskDemand(peakBytesPerRound, peakBytesPerRound, 0, true);
     }
 }

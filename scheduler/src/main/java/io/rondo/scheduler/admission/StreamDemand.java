@@ -58,6 +58,20 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
         return new StreamDemand(streamId, byDisk, duration);
     }
 
+    /**
+     * A recording on {@code disk} declared by its peak bit rate: each round it writes one fragment
+     * of at most {@code peakBitsPerSecond / 8 * round}, charged at that peak on the disk's write
+     * curve, beside the read streams in the same round. Its duration is unknown (a live source).
+     */
+    public static StreamDemand recording(long streamId, double peakBitsPerSecond, Duration round, String disk) {
+        if (!(peakBitsPerSecond > 0) || Double.isInfinite(peakBitsPerSecond)) {
+            throw new IllegalArgumentException("a recording's peak bit rate must be finite and positive, was "
+                + peakBitsPerSecond);
+        }
+        long peakBytes = (long) Math.ceil(peakBitsPerSecond / 8 * (round.toNanos() / 1e9));
+        return onDisk(streamId, disk, DiskDemand.recording(peakBytes));
+    }
+
     /** The same demand with a known duration. */
     public StreamDemand withDuration(Duration newDuration) {
         return new StreamDemand(streamId, disks, newDuration);

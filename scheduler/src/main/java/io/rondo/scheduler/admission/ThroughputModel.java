@@ -85,6 +85,23 @@ public final class ThroughputModel {
         return modelled(disk);
     }
 
+    /**
+     * The curves a write is charged on (a recording's fragment, written and made durable): the
+     * profile's measured write curve ({@link DiskProfile#writeCurve()}), interpolated between its
+     * rows and its fitted line outside them as the read curves are; the read curves of
+     * {@link #of} where the profile has none (a profile measured before writes were timed, a
+     * modelled disk).
+     */
+    public static ThroughputModel ofWrites(DiskModel disk) {
+        if (disk instanceof DiskProfile profile && profile.writeCurve().isPresent()) {
+            DiskProfile.WriteCurve curve = profile.writeCurve().get();
+            double nsPerByte = 1e9 / curve.transferBytesPerSecond();
+            return new ThroughputModel(profile.name() + " writes", profile, curve.rows(), curve.accessMs() * NS_PER_MS,
+                curve.accessMaxMs() * NS_PER_MS, nsPerByte, nsPerByte);
+        }
+        return of(disk);
+    }
+
     private static ThroughputModel measured(DiskProfile profile) {
         // The profiler's model: any move costs a (flat seek curve), a revolution is a_max - a, one zone at R.
         double accessNs = profile.maxSeekNs();

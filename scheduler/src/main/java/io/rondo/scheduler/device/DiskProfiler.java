@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 
 /**
@@ -25,8 +26,11 @@ import java.util.SplittableRandom;
  * is the whole model a measured {@code DiskProfile} needs.
  *
  * <p>The reads go to a test file written for the purpose, synced, and read with O_DIRECT so that
- * the device, not the page cache, answers. The file is deleted at the end, on failure, and on
- * Ctrl-C (a shutdown hook held while it exists).
+ * the device, not the page cache, answers. Writes are timed the same way, as a recording writes
+ * (papers/000 Section 2.1: write streams beside read streams): each a direct write at a random
+ * position of a scratch file whose blocks were reserved ahead (papers/002 Section 4), followed by
+ * fdatasync; they get their own fit. Both files are deleted at the end, on failure, and on Ctrl-C
+ * (a shutdown hook held while they exist).
  *
  * <p>How long it takes is its {@link Effort}: {@code rondo profile} spends {@link Effort#FULL} on
  * a device, and a server's first start on a disk {@link Effort#QUICK}, a smaller test file and
@@ -112,28 +116,52 @@ public final class DiskProfiler {
         long fileBytes = fileBytes(dir, requestedBytes);
         DeviceInfo device = io.device(dir);
         Path file = Files.createTempFile(dir, ".rondo-profile-", ".tmp");
-        Thread cleanup = new Thread(() -> deleteQuietly(file), "rondo-profile-cleanup");
+        Path scratch = dir.resolve(file.getFileName() + ".write");
+        Thread cleanup = new Thread(() -> {
+            deleteQuietly(file);
+            deleteQuietly(scratch);
+        }, "rondo-profile-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             Instant started = Instant.ofEpochMilli(epochClock.time());
             long startNs = nanoClock.nanoTime();
             write(file, fileBytes, listener);
-            List<Sample> samples = measure(file, fileBytes, listener);
+            ByteBuffer buffer = AlignedBuffers.allocate((int) Math.min(maxIoBytes, fileBytes));
+            List<Sample> samples = measure(file, fileBytes, buffer, listener);
+            long spanBytes = Math.min(fileBytes, (long) (Files.getFileStore(dir).getUsableSpace()
+                * (1 - FREE_SPACE_MARGIN)) / WRITE_CHUNK * WRITE_CHUNK);
+            List<Sample> writeSamples = measureWrites(scratch, spanBytes, buffer, listener);
             Fit fit = ServiceTimeFit.fit(samples);
-            List<Row> rows = new ArrayList<>();
-            for (Sample sample : samples) {
-                rows.add(sample.row(fit));
-            }
+            Fit writeFit = ServiceTimeFit.fit(writeSamples);
             return new Result(dir.toAbsolutePath().normalize(), device, io.kind(), fileBytes,
-                started.truncatedTo(ChronoUnit.SECONDS), (nanoClock.nanoTime() - startNs) / 1e9, rows, fit);
+                started.truncatedTo(ChronoUnit.SECONDS), (nanoClock.nanoTime() - startNs) / 1e9, rows(samples, fit),
+                fit, rows(writeSamples, writeFit), writeFit);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
-                // The hook is running or about to: it deletes the file.
+                // The hook is running or about to: it deletes the files.
             }
             Files.deleteIfExists(file);
+            Files.deleteIfExists(scratch);
         }
+    }
+
+    private static List<Row> rows(List<Sample> samples, Fit fit) {
+        List<Row> rows = new ArrayList<>();
+        for (Sample sample : samples) {
+            rows.add(sample.row(fit));
+        }
+        return rows;
+    }
+
+    /** The IO sizes timed in a span of {@code spanBytes}: powers of two from one block to the largest that fits. */
+    private List<Integer> sizes(long spanBytes) {
+        List<Integer> sizes = new ArrayList<>();
+        for (long size = MIN_IO_BYTES; size <= Math.min(maxIoBytes, spanBytes); size <<= 1) {
+            sizes.add((int) size);
+        }
+        return sizes;
     }
 
     private void write(Path file, long fileBytes, Listener listener) throws IOException {
@@ -155,36 +183,59 @@ public final class DiskProfiler {
         }
     }
 
-    private List<Sample> measure(Path file, long fileBytes, Listener listener) throws IOException {
-        List<Integer> sizes = new ArrayList<>();
-        for (long size = MIN_IO_BYTES; size <= Math.min(maxIoBytes, fileBytes); size <<= 1) {
-            sizes.add((int) size);
-        }
-        SplittableRandom random = new SplittableRandom(seed + 1);
-        ByteBuffer buffer = AlignedBuffers.allocate(sizes.get(sizes.size() - 1));
-        List<Sample> samples = new ArrayList<>();
+    private List<Sample> measure(Path file, long fileBytes, ByteBuffer buffer, Listener listener) throws IOException {
         try (OpenFile open = io.open(file)) {
             if (open instanceof JavaOpenFile java && !java.direct()) {
                 throw new IllegalArgumentException("the file system of " + file.getParent() + " refuses O_DIRECT: "
                     + "the reads would be answered by the page cache, not the device");
             }
             open.advise(0, fileBytes, OpenFile.Advice.DONTNEED);
-            listener.progress(Phase.READING, 0, sizes.size());
             timedRead(open, buffer, MIN_IO_BYTES, 0); // the first read pays for what only happens once
-            for (int size : sizes) {
-                long blocks = (fileBytes - size) / DiskIo.ALIGNMENT + 1;
-                long[] times = new long[MAX_READS];
-                int reads = 0;
-                long spentNs = 0;
-                while (reads < effort.minReads() || reads < MAX_READS && spentNs < effort.timePerSizeNs()) {
-                    long offset = random.nextLong(blocks) * DiskIo.ALIGNMENT;
-                    long ns = timedRead(open, buffer, size, offset);
-                    times[reads++] = ns;
-                    spentNs += ns;
-                }
-                samples.add(new Sample(size, reads, times));
-                listener.progress(Phase.READING, samples.size(), sizes.size());
+            return timeSizes(sizes(fileBytes), fileBytes, new SplittableRandom(seed + 1), Phase.READING, listener,
+                (size, offset) -> timedRead(open, buffer, size, offset));
+        }
+    }
+
+    /**
+     * Times direct writes, each made durable, at random places of {@code scratch}, reserved over
+     * {@code spanBytes} first as a recording's file is; the bytes written are what {@code buffer}
+     * holds, random ones read from the test file.
+     */
+    private List<Sample> measureWrites(Path scratch, long spanBytes, ByteBuffer buffer, Listener listener)
+        throws IOException {
+        List<Integer> sizes = sizes(spanBytes);
+        if (sizes.size() < 2) {
+            throw new IllegalArgumentException("too little free space left in " + scratch.getParent()
+                + " to time writes of two sizes beside the test file");
+        }
+        try (WritableFile out = io.openForWriting(scratch)) {
+            out.allocate(0, spanBytes);
+            timedWrite(out, buffer, MIN_IO_BYTES, 0); // the first write pays for what only happens once
+            return timeSizes(sizes, spanBytes, new SplittableRandom(seed + 2), Phase.TIMING_WRITES, listener,
+                (size, offset) -> timedWrite(out, buffer, size, offset));
+        }
+    }
+
+    /**
+     * Times IOs of each size at random aligned places of a span of {@code spanBytes}, as many as
+     * the {@link Effort} asks, telling {@code listener} of each size done in {@code phase}.
+     */
+    private List<Sample> timeSizes(List<Integer> sizes, long spanBytes, SplittableRandom random, Phase phase,
+                                   Listener listener, TimedIo timed) throws IOException {
+        List<Sample> samples = new ArrayList<>();
+        listener.progress(phase, 0, sizes.size());
+        for (int size : sizes) {
+            long blocks = (spanBytes - size) / DiskIo.ALIGNMENT + 1;
+            long[] times = new long[MAX_READS];
+            int ios = 0;
+            long spentNs = 0;
+            while (ios < effort.minReads() || ios < MAX_READS && spentNs < effort.timePerSizeNs()) {
+                long ns = timed.ns(size, random.nextLong(blocks) * DiskIo.ALIGNMENT);
+                times[ios++] = ns;
+                spentNs += ns;
             }
+            samples.add(new Sample(size, ios, times));
+            listener.progress(phase, samples.size(), sizes.size());
         }
         return samples;
     }
@@ -198,6 +249,20 @@ public final class DiskProfiler {
             throw new IOException("read " + open.path() + ": " + read + " of " + size + " bytes at offset " + offset);
         }
         return ns;
+    }
+
+    private long timedWrite(WritableFile out, ByteBuffer buffer, int size, long offset) throws IOException {
+        buffer.clear().limit(size);
+        long startNs = nanoClock.nanoTime();
+        out.writeAligned(offset, buffer);
+        out.force();
+        return nanoClock.nanoTime() - startNs;
+    }
+
+    /** One timed IO of {@code size} bytes at {@code offset}: how long it took. */
+    @FunctionalInterface
+    private interface TimedIo {
+        long ns(int size, long offset) throws IOException;
     }
 
     private static void checkDirectory(Path dir) {
@@ -251,7 +316,9 @@ public final class DiskProfiler {
         /** Writing the test file: {@code done} of {@code total} bytes. */
         WRITING,
         /** Timing reads: {@code done} of {@code total} IO sizes measured. */
-        READING
+        READING,
+        /** Timing writes, each made durable: {@code done} of {@code total} IO sizes measured. */
+        TIMING_WRITES
     }
 
     /** Told how far a run got. */
@@ -268,7 +335,8 @@ public final class DiskProfiler {
     /**
      * One IO size: the throughput of its slowest, average and fastest read (MB/s, 10^6 bytes),
      * its mean and longest service time, and its mean and longest access time (service time less
-     * the fitted transfer time {@code s / R}).
+     * the fitted transfer time {@code s / R}). A row of writes says the same of writes, each made
+     * durable, {@code reads} counting them.
      */
     public record Row(int ioBytes, int reads, double minMBps, double meanMBps, double maxMBps,
                       double meanMs, double maxMs, double meanAccessMs, double maxAccessMs) {
@@ -297,12 +365,29 @@ public final class DiskProfiler {
      * @param seconds    how long it took, writing included
      * @param rows       one per IO size, smallest first
      * @param fit        the service-time model fitted to them
+     * @param writeRows  the same of writes (a direct write and fdatasync each); empty if not measured
+     * @param writeFit   the service-time model fitted to the writes, or null if not measured
      */
     public record Result(Path dir, DeviceInfo device, String reader, long fileBytes, Instant measuredAt,
-                         double seconds, List<Row> rows, Fit fit) {
+                         double seconds, List<Row> rows, Fit fit, List<Row> writeRows, Fit writeFit) {
 
         public Result {
             rows = List.copyOf(rows);
+            writeRows = List.copyOf(writeRows);
+            if (writeRows.isEmpty() != (writeFit == null)) {
+                throw new IllegalArgumentException("write rows and a write fit go together");
+            }
+        }
+
+        /** A run that timed reads only. */
+        public Result(Path dir, DeviceInfo device, String reader, long fileBytes, Instant measuredAt,
+                      double seconds, List<Row> rows, Fit fit) {
+            this(dir, device, reader, fileBytes, measuredAt, seconds, rows, fit, List.of(), null);
+        }
+
+        /** The fit of the writes, if they were timed. */
+        public Optional<Fit> writes() {
+            return Optional.ofNullable(writeFit);
         }
 
         /** {@code measured-<device>}. */

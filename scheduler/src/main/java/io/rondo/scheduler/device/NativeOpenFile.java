@@ -11,16 +11,19 @@ import java.util.List;
  * A file opened by {@link NativeDiskIo}: a file descriptor with O_DIRECT. Its FIEMAP extents are
  * fetched once and kept until the file's size or mtime changes or this file writes, reserves or
  * truncates, so {@link #physicalPosition} costs one fstat and a binary search, not an ioctl that
- * syncs the file.
+ * syncs the file. The extents are kept as one immutable map, dropped whole, so that a recording's
+ * next positions may be asked for on one thread while the disk's thread writes the file.
  */
 final class NativeOpenFile extends AbstractOpenFile {
 
     private final int fd;
     private final String name;
 
-    private List<Extent> extents;
-    private long extentsSize = -1;
-    private long extentsMtimeNs;
+    private volatile ExtentMap map;
+
+    /** The extents FIEMAP gave while the file had this size and mtime. */
+    private record ExtentMap(List<Extent> extents, long size, long mtimeNs) {
+    }
 
     NativeOpenFile(Path path, int fd, boolean writable) {
         super(path, writable);
@@ -41,7 +44,7 @@ final class NativeOpenFile extends AbstractOpenFile {
 
     @Override
     void writeAt(long offset, ByteBuffer src, int position, int length) throws IOException {
-        extents = null;
+        map = null;
         NativeDiskIo.pwrite0(fd, src, position, length, offset, name);
     }
 
@@ -52,13 +55,13 @@ final class NativeOpenFile extends AbstractOpenFile {
 
     @Override
     boolean allocateNow(long offset, long length) throws IOException {
-        extents = null;
+        map = null;
         return NativeDiskIo.fallocate0(fd, offset, length, name);
     }
 
     @Override
     void truncateNow(long size) throws IOException {
-        extents = null;
+        map = null;
         NativeDiskIo.ftruncate0(fd, size, name);
     }
 
@@ -68,9 +71,10 @@ final class NativeOpenFile extends AbstractOpenFile {
         if (offset < 0) {
             throw new IllegalArgumentException("negative offset " + offset + " in " + name);
         }
-        List<Extent> list = extents();
-        if (offset >= extentsSize && !(writable() && mapped(list, offset))) {
-            throw pastTheEnd(offset, extentsSize);
+        ExtentMap current = extentMap();
+        List<Extent> list = current.extents();
+        if (offset >= current.size() && !(writable() && mapped(list, offset))) {
+            throw pastTheEnd(offset, current.size());
         }
         int low = 0;
         int high = list.size() - 1;
@@ -103,19 +107,23 @@ final class NativeOpenFile extends AbstractOpenFile {
 
     @Override
     public List<Extent> extents() throws IOException {
+        return extentMap().extents();
+    }
+
+    private ExtentMap extentMap() throws IOException {
         ensureOpen("FIEMAP");
         long[] stat = NativeDiskIo.fstat0(fd, name);
-        if (extents == null || stat[0] != extentsSize || stat[1] != extentsMtimeNs) {
+        ExtentMap current = map;
+        if (current == null || stat[0] != current.size() || stat[1] != current.mtimeNs()) {
             long[] flat = NativeDiskIo.fiemap0(fd, name);
             List<Extent> list = new ArrayList<>(flat.length / 4);
             for (int i = 0; i < flat.length; i += 4) {
                 list.add(new Extent(flat[i], flat[i + 1], flat[i + 2], (int) flat[i + 3]));
             }
-            extents = Collections.unmodifiableList(list);
-            extentsSize = stat[0];
-            extentsMtimeNs = stat[1];
+            current = new ExtentMap(Collections.unmodifiableList(list), stat[0], stat[1]);
+            map = current;
         }
-        return extents;
+        return current;
     }
 
     @Override

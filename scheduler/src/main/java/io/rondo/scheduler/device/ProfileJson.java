@@ -54,8 +54,25 @@ final class ProfileJson {
         measured.put("accessMs", round(fit.accessMs()));
         measured.put("accessMaxMs", round(fit.accessMaxMs()));
         measured.put("transferBytesPerSecond", Math.round(fit.transferBytesPerSecond()));
-        ArrayNode rowsNode = measured.putArray("rows");
-        for (Row row : result.rows()) {
+        putRows(measured, result.rows());
+        if (result.writeFit() != null) {
+            ObjectNode write = measured.putObject("write");
+            write.put("accessMs", round(result.writeFit().accessMs()));
+            write.put("accessMaxMs", round(result.writeFit().accessMaxMs()));
+            write.put("transferBytesPerSecond", Math.round(result.writeFit().transferBytesPerSecond()));
+            putRows(write, result.writeRows());
+        }
+        try {
+            return JSON.writeValueAsString(root) + System.lineSeparator();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write a JSON tree", e);
+        }
+    }
+
+    /** {@code rows} under {@code rows}; a row's {@code reads} counts its IOs, writes in a write row. */
+    private static void putRows(ObjectNode parent, List<Row> rows) {
+        ArrayNode rowsNode = parent.putArray("rows");
+        for (Row row : rows) {
             ObjectNode node = rowsNode.addObject();
             node.put("ioBytes", row.ioBytes());
             node.put("reads", row.reads());
@@ -67,11 +84,6 @@ final class ProfileJson {
             node.put("meanAccessMs", round(row.meanAccessMs()));
             node.put("maxAccessMs", round(row.maxAccessMs()));
         }
-        try {
-            return JSON.writeValueAsString(root) + System.lineSeparator();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write a JSON tree", e);
-        }
     }
 
     private static String description(Result result) {
@@ -79,14 +91,23 @@ final class ProfileJson {
         DeviceInfo device = result.device();
         Fit fit = result.fit();
         int reads = rows.stream().mapToInt(Row::reads).sum();
-        return String.format(Locale.ROOT, "Measured by 'rondo profile' at %s on %s (%s, %s): %d random O_DIRECT "
-                + "reads of %s to %s (%s reader) over a %d MiB test file in %s. Service time fitted "
+        String text = String.format(Locale.ROOT, "Measured by 'rondo profile' at %s on %s (%s, %s): %d random "
+                + "O_DIRECT reads of %s to %s (%s reader) over a %d MiB test file in %s. Service time fitted "
                 + "as t(s) = a + s/R by least squares on each size's mean time: a = %.3f ms, R = %.1f MiB/s. Any "
                 + "move costs a; revolutionMs is the slowest read's extra access time (a_max - a), so seek + "
                 + "rotation + transfer bounds every read measured. Cylinders are bands of the test file.",
             result.measuredAt(), device.name(), device.id(), device.rotational() ? "rotational" : "non-rotational",
             reads, size(rows.get(0).ioBytes()), size(rows.get(rows.size() - 1).ioBytes()), result.reader(),
             result.fileBytes() >> 20, result.dir(), fit.accessMs(), fit.transferBytesPerSecond() / (1 << 20));
+        Fit writes = result.writeFit();
+        if (writes == null) {
+            return text;
+        }
+        return text + String.format(Locale.ROOT, " Writes, under measured.write: %d random O_DIRECT writes, each "
+                + "followed by fdatasync, into a scratch file reserved ahead (fallocate where the reader can), "
+                + "fitted the same way: a = %.3f ms, R = %.1f MiB/s.",
+            result.writeRows().stream().mapToInt(Row::reads).sum(), writes.accessMs(),
+            writes.transferBytesPerSecond() / (1 << 20));
     }
 
     private static String size(int bytes) {

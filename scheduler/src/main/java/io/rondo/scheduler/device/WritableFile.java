@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
  * the file system takes it), so a round's writes cost the disk what the scheduler charged for them
  * and not later, at the kernel's writeback. Space is reserved ahead with {@link #allocate}, so that
  * no round pays for finding free blocks (papers/002 Section 4: allocation is the enemy of write
- * latency). Not thread-safe: one disk executor thread uses it.
+ * latency). One thread at a time writes, forces, reserves and truncates (the disk's thread, or
+ * before the file is handed to it); {@link #physicalPosition} may be asked on another meanwhile,
+ * to place the next round's write in the scan.
  *
  * <p>On a file opened for writing, {@link #physicalPosition} also maps offsets past the end that
  * {@link #allocate} reserved (the native reader), or any offset (the Java reader, whose positions

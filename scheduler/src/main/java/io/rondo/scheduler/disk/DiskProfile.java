@@ -48,6 +48,7 @@ public final class DiskProfile implements DiskModel {
     private final double[] nsPerByteByCylinder;
     private final List<MeasuredRow> measuredRows;
     private final Measurement measurement;
+    private final WriteCurve writeCurve;
 
     private DiskProfile(Json json) {
         validate(json);
@@ -61,6 +62,7 @@ public final class DiskProfile implements DiskModel {
         this.nsPerByteByCylinder = zoneTable(json.zones(), cylinders);
         this.measuredRows = measuredRows(json.measured());
         this.measurement = measurement(json.measured());
+        this.writeCurve = writeCurve(json.measured());
     }
 
     /** The disk of papers/001 Table 1. */
@@ -198,6 +200,16 @@ public final class DiskProfile implements DiskModel {
         return Optional.ofNullable(measurement);
     }
 
+    /**
+     * The writes {@code rondo profile} timed (each a direct write made durable, into blocks reserved
+     * ahead, as a recording writes: papers/000 Section 2.1's write streams), under
+     * {@code measured.write}; empty for a profile that has none: one measured before writes were
+     * timed, or a modelled disk such as the paper's. Admission then charges writes as reads.
+     */
+    public Optional<WriteCurve> writeCurve() {
+        return Optional.ofNullable(writeCurve);
+    }
+
     @Override
     public String toString() {
         return name;
@@ -255,6 +267,7 @@ public final class DiskProfile implements DiskModel {
         return table;
     }
 
+    /** The rows under {@code rows} of {@code measured} or of its {@code write} section. */
     private static List<MeasuredRow> measuredRows(JsonNode measured) {
         JsonNode rows = measured == null ? null : measured.get("rows");
         if (rows == null || rows.isNull()) {
@@ -294,6 +307,21 @@ public final class DiskProfile implements DiskModel {
             measured.path("transferBytesPerSecond").asDouble(Double.NaN));
     }
 
+    private static WriteCurve writeCurve(JsonNode measured) {
+        JsonNode write = measured == null ? null : measured.get("write");
+        if (write == null || write.isNull()) {
+            return null;
+        }
+        require(write.isObject(), "'measured.write' must be an object");
+        WriteCurve curve = new WriteCurve(write.path("accessMs").asDouble(-1), write.path("accessMaxMs").asDouble(-1),
+            write.path("transferBytesPerSecond").asDouble(0), measuredRows(write));
+        require(curve.accessMs() >= 0 && curve.accessMaxMs() >= curve.accessMs(),
+            "'measured.write' needs 'accessMs' >= 0 and 'accessMaxMs' >= 'accessMs'");
+        require(curve.transferBytesPerSecond() > 0, "'measured.write' needs a positive 'transferBytesPerSecond'");
+        require(!curve.rows().isEmpty(), "'measured.write' needs its 'rows'");
+        return curve;
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
@@ -323,6 +351,15 @@ public final class DiskProfile implements DiskModel {
      * (10^6 bytes a second), as {@code rondo profile} writes it under {@code measured.rows}.
      */
     public record MeasuredRow(int ioBytes, double minMBps, double meanMBps, double maxMBps) {
+    }
+
+    /**
+     * The write curve of a measured profile: the fitted service time of a write made durable,
+     * {@code accessMs + s / transferBytesPerSecond}, {@code accessMaxMs} the access time with which
+     * that line bounds the slowest write measured, and the rows measured (their MB/s are writes').
+     */
+    public record WriteCurve(double accessMs, double accessMaxMs, double transferBytesPerSecond,
+                             List<MeasuredRow> rows) {
     }
 
     /**

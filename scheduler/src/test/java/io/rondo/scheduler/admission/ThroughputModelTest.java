@@ -25,7 +25,7 @@ class ThroughputModelTest {
      * a_max - a = 3 ms, R = 80 MB/s, and three measured sizes. The rows need not lie on the
      * fitted line, and here do not, so that a test can tell which one answered.
      */
-    private static final String MEASURED = """
+    static final String MEASURED = """
         {
           "name": "measured-test",
           "description": "a small measured profile",

@@ -57,8 +57,17 @@ class DiskProfilerTest {
         assertTrue(fit.transferBytesPerSecond() > 0, "a positive rate: " + fit);
         assertTrue(fit.accessMaxMs() >= fit.accessMs(), fit.toString());
         assertTrue(progress.contains("WRITING " + 32 * MIB + "/" + 32 * MIB), progress.toString());
-        assertEquals("READING 9/9", progress.get(progress.size() - 1));
+        assertTrue(progress.contains("READING 9/9"), progress.toString());
+        assertEquals("TIMING_WRITES 9/9", progress.get(progress.size() - 1));
         DiskProbeTest.assertEmpty(dir);
+        assertEquals(9, result.writeRows().size(), "writes of the same sizes: " + result.writeRows());
+        for (DiskProfiler.Row row : result.writeRows()) {
+            assertTrue(row.reads() >= 16 && row.minMBps() <= row.meanMBps() && row.meanMBps() <= row.maxMBps(),
+                row.toString());
+        }
+        DiskProfiler.Fit writeFit = result.writes().orElseThrow();
+        assertTrue(writeFit.transferBytesPerSecond() > 0 && writeFit.accessMaxMs() >= writeFit.accessMs(),
+            writeFit.toString());
 
         Path file = out.resolve("profile.json");
         result.writeProfile(file);
@@ -92,6 +101,12 @@ class DiskProfilerTest {
         assertEquals(result.measuredAt(), measurement.at());
         assertEquals(fit.accessMs(), measurement.accessMs(), 1e-6);
         assertEquals(fit.transferBytesPerSecond(), measurement.transferBytesPerSecond(), 1);
+        DiskProfile.WriteCurve writes = profile.writeCurve().orElseThrow();
+        assertEquals(writeFit.accessMs(), writes.accessMs(), 1e-6);
+        assertEquals(writeFit.accessMaxMs(), writes.accessMaxMs(), 1e-6);
+        assertEquals(writeFit.transferBytesPerSecond(), writes.transferBytesPerSecond(), 1);
+        assertEquals(9, writes.rows().size());
+        assertTrue(profile.description().contains("fdatasync"), profile.description());
     }
 
     /** The quick effort of a server's first start: fewer reads of each size, still a fit. */
@@ -115,6 +130,23 @@ class DiskProfilerTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
             () -> profiler(DiskIo.best(), (int) MIB, 3).run(dir, 16 * MIB, (phase, done, total) -> {
                 if (phase == DiskProfiler.Phase.READING) {
+                    throw stop;
+                }
+            }));
+
+        assertSame(stop, e);
+        DiskProbeTest.assertEmpty(dir);
+    }
+
+    /** Stopped while it times writes, the run deletes the scratch file it writes into as well as the test file. */
+    @Test
+    void aRunStoppedWhileTimingWritesLeavesNoFile() throws IOException {
+        IllegalStateException stop = new IllegalStateException("stopped by the test");
+
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> profiler(DiskIo.best(), (int) MIB, 3).run(dir, 16 * MIB, (phase, done, total) -> {
+                if (phase == DiskProfiler.Phase.TIMING_WRITES && done == 1) {
+                    assertEquals(2, dir.toFile().list().length, "the test file and the scratch file");
                     throw stop;
                 }
             }));

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -80,6 +81,29 @@ class DiskProfileTest {
 
         assertEquals(new DiskProfile.Measurement(Instant.parse("2026-11-23T10:15:30Z"), "sda", "8:0", 0,
             true, 0.2, 180e6), measured.measurement().orElseThrow());
+    }
+
+    /** The writes a profile timed, under measured.write; a profile measured before writes were timed has none. */
+    @Test
+    void aMeasuredProfileHoldsItsWriteCurve() throws IOException {
+        String rows = " \"rows\": [ { \"ioBytes\": 4096, \"minMBps\": 0.2, \"meanMBps\": 0.25, \"maxMBps\": 0.5 } ]";
+        DiskProfile measured = DiskProfile.load(write("w.json", profile(CYLINDERS, CURVE, ", \"measured\": {"
+            + " \"write\": { \"accessMs\": 1.5, \"accessMaxMs\": 2.5, \"transferBytesPerSecond\": 40000000,"
+            + rows + " } }")));
+
+        assertEquals(new DiskProfile.WriteCurve(1.5, 2.5, 40e6, List.of(new DiskProfile.MeasuredRow(4096, 0.2, 0.25,
+            0.5))), measured.writeCurve().orElseThrow());
+        assertTrue(measured.measuredRows().isEmpty(), "the read rows are its own");
+        assertTrue(DiskProfile.load(write("r.json", profile(CYLINDERS, CURVE, ", \"measured\": {"
+            + " \"accessMs\": 0.2 }"))).writeCurve().isEmpty());
+        assertTrue(paper.writeCurve().isEmpty());
+
+        assertRefused("no-rate.json", profile(CYLINDERS, CURVE, ", \"measured\": { \"write\": { \"accessMs\": 1,"
+            + " \"accessMaxMs\": 2," + rows + " } }"), "'measured.write' needs a positive 'transferBytesPerSecond'");
+        assertRefused("no-rows.json", profile(CYLINDERS, CURVE, ", \"measured\": { \"write\": { \"accessMs\": 1,"
+            + " \"accessMaxMs\": 2, \"transferBytesPerSecond\": 1000 } }"), "'measured.write' needs its 'rows'");
+        assertRefused("max-under.json", profile(CYLINDERS, CURVE, ", \"measured\": { \"write\": { \"accessMs\": 3,"
+            + " \"accessMaxMs\": 2, \"transferBytesPerSecond\": 1000," + rows + " } }"), "'accessMaxMs' >= 'accessMs'");
     }
 
     @Test

@@ -37,7 +37,8 @@ final class ProfileBars implements DiskProfiler.Listener, AutoCloseable {
         if (now != phase) {
             close();
             phase = now;
-            bar = writing ? Progress.bar("writing", total >> 20, " MiB") : Progress.bar("reading", total, " sizes");
+            bar = writing ? Progress.bar("writing", total >> 20, " MiB")
+                : Progress.bar(now == DiskProfiler.Phase.READING ? "reading" : "timing writes", total, " sizes");
         }
         bar.stepTo(writing ? done >> 20 : done);
         if (!writing && done == total) {

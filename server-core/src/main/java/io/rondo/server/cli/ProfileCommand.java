@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -91,8 +92,8 @@ final class ProfileCommand implements Callable<Integer> {
             long fileBytes = DiskProfiler.fileBytes(dir, requested);
             DiskIo io = DiskIo.best();
             DeviceInfo device = io.device(dir);
-            stdout.printf(Locale.ROOT, "Profiling %s (%s, %s) through %s: a %s test file%s, random O_DIRECT reads of "
-                    + "4 KiB to %s, %s reader%n", device.name(), device.id(),
+            stdout.printf(Locale.ROOT, "Profiling %s (%s, %s) through %s: a %s test file%s, random O_DIRECT reads and "
+                    + "writes (each made durable) of 4 KiB to %s, %s reader%n", device.name(), device.id(),
                 device.rotational() ? "rotational" : "non-rotational", dir, ByteSizes.format(fileBytes),
                 fileBytes < requested ? " (all the free space allows)" : "",
                 ByteSizes.format(Math.min(maxIoBytes, fileBytes)), io.kind());
@@ -135,16 +136,29 @@ final class ProfileCommand implements Callable<Integer> {
     private static void print(DiskProfiler.Result result, PrintWriter out) {
         out.printf(Locale.ROOT, "%n%9s %6s %10s %10s %10s %9s %9s %10s%n", "IO size", "reads", "min MiB/s",
             "mean MiB/s", "max MiB/s", "mean ms", "max ms", "access ms");
-        for (DiskProfiler.Row row : result.rows()) {
-            out.printf(Locale.ROOT, "%9s %6d %10.1f %10.1f %10.1f %9.3f %9.3f %10.3f%n",
-                ByteSizes.format(row.ioBytes()), row.reads(), mibps(row.minMBps()), mibps(row.meanMBps()),
-                mibps(row.maxMBps()), row.meanMs(), row.maxMs(), row.meanAccessMs());
-        }
+        printRows(result.rows(), out);
         DiskProfiler.Fit fit = result.fit();
         out.printf(Locale.ROOT, "%nFit: t(s) = a + s/R, a = %.3f ms (mean access), R = %.1f MiB/s (transfer); "
                 + "a_max = %.3f ms bounds every read measured%n", fit.accessMs(),
             fit.transferBytesPerSecond() / ByteSizes.MIB, fit.accessMaxMs());
-        out.printf(Locale.ROOT, "%d reads in %.1f s, the test file written and deleted%n",
-            result.rows().stream().mapToInt(DiskProfiler.Row::reads).sum(), result.seconds());
+        result.writes().ifPresent(writes -> {
+            out.printf(Locale.ROOT, "%n%9s %6s %10s %10s %10s %9s %9s %10s%n", "IO size", "writes", "min MiB/s",
+                "mean MiB/s", "max MiB/s", "mean ms", "max ms", "access ms");
+            printRows(result.writeRows(), out);
+            out.printf(Locale.ROOT, "%nWrites (each with fdatasync): a = %.3f ms, R = %.1f MiB/s; a_max = %.3f ms "
+                + "bounds every write measured%n", writes.accessMs(), writes.transferBytesPerSecond() / ByteSizes.MIB,
+                writes.accessMaxMs());
+        });
+        out.printf(Locale.ROOT, "%d reads and %d writes in %.1f s, the test files written and deleted%n",
+            result.rows().stream().mapToInt(DiskProfiler.Row::reads).sum(),
+            result.writeRows().stream().mapToInt(DiskProfiler.Row::reads).sum(), result.seconds());
+    }
+
+    private static void printRows(List<DiskProfiler.Row> rows, PrintWriter out) {
+        for (DiskProfiler.Row row : rows) {
+            out.printf(Locale.ROOT, "%9s %6d %10.1f %10.1f %10.1f %9.3f %9.3f %10.3f%n",
+                ByteSizes.format(row.ioBytes()), row.reads(), mibps(row.minMBps()), mibps(row.meanMBps()),
+                mibps(row.maxMBps()), row.meanMs(), row.maxMs(), row.meanAccessMs());
+        }
     }
 }

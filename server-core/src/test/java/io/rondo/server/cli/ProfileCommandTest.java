@@ -49,14 +49,16 @@ class ProfileCommandTest {
             assertTrue(text.contains(size + " "), "a row for " + size + ": " + text);
         }
         assertTrue(text.contains("Fit: t(s) = a + s/R"), text);
+        assertTrue(text.contains(" writes ") && text.contains("Writes (each with fdatasync): a = "), text);
         assertTrue(text.contains("wrote " + json + " and " + out.resolve("disk.png")), text);
         DiskProfile profile = DiskProfile.load(json);
         assertTrue(profile.name().startsWith("measured-"), profile.name());
         assertEquals(16L << 20, profile.capacityBytes());
+        assertEquals(7, profile.writeCurve().orElseThrow().rows().size(), "writes of the same seven sizes");
         BufferedImage chart = ImageIO.read(out.resolve("disk.png").toFile());
         assertNotNull(chart, "disk.png is a PNG");
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(0, files.count(), "the test file is gone");
+            assertEquals(0, files.count(), "the test and scratch files are gone");
         }
     }
 
