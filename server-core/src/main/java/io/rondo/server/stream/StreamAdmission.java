@@ -128,14 +128,15 @@ final class StreamAdmission {
 
     /**
      * Admits a recording of up to {@code peakBitsPerSecond} on {@code disk} as a write stream
-     * (papers/000 Section 2.3: writes admitted with reads): one round's media written each round,
-     * and its fragment buffers reserved. Returns its stream id, or why it is refused.
+     * (papers/000 Section 2.3: writes admitted with reads): one round's media at the declared peak
+     * written each round, charged on the disk's write curve, and its fragment buffers reserved.
+     * Returns its stream id, or why it is refused.
      */
     PublishAnswer publish(String name, String disk, long peakBitsPerSecond, String client) {
         long perRound = Math.max(1, (long) (peakBitsPerSecond / 8.0 * disks.roundNs() / 1e9));
         long id = registry.nextId();
-        Answer answer = admit(StreamDemand.onDisk(id, disk, new DiskDemand(perRound, 2 * perRound)), name, client,
-            2 * perRound);
+        Answer answer = admit(StreamDemand.recording(id, peakBitsPerSecond, Duration.ofNanos(disks.roundNs()), disk),
+            name, client, 2 * perRound);
         if (answer instanceof Refused no) {
             return new PublishAnswer(0, no);
         }
