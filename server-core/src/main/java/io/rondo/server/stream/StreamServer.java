@@ -30,6 +30,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 
@@ -51,12 +52,12 @@ public final class StreamServer implements AutoCloseable {
     private final AgentThreads threads;
     private final StreamSettings settings;
     /** A new connection's session, from the directory and disks it reads. */
-    private final BiFunction<Directory, DiskRuntime, StreamSession> sessions;
+    private final BiFunction<Directory, DiskRuntime, SessionServices> sessions;
     private final AllowedOrigins origins;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
                          AdmissionController admission, StreamSender sender, AgentThreads threads,
-                         StreamSettings settings, BiFunction<Directory, DiskRuntime, StreamSession> sessions) {
+                         StreamSettings settings, BiFunction<Directory, DiskRuntime, SessionServices> sessions) {
         this.group = group;
         this.channel = channel;
         this.registry = registry;
@@ -127,9 +128,9 @@ public final class StreamServer implements AutoCloseable {
         AgentThreads threads = new AgentThreads(disks.threadingMode());
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
-        BiFunction<Directory, DiskRuntime, StreamSession> sessions = (objects, reader) -> new StreamSession(
-            new SessionServices(reader, new StreamAdmission(objects, reader, admission, registry, recordings), registry,
-                sender, initSegments, settings, reader.clock(), epochClock, publishing));
+        BiFunction<Directory, DiskRuntime, SessionServices> sessions = (objects, reader) -> new SessionServices(reader,
+            new StreamAdmission(objects, reader, admission, registry, recordings), registry, sender, initSegments,
+            settings, reader.clock(), epochClock, publishing);
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),
@@ -144,7 +145,7 @@ public final class StreamServer implements AutoCloseable {
                         return;
                     }
                     socket.pipeline().addLast(new FrameInboundDecoder(settings.maxClientFrameBytes()))
-                        .addLast(sessions.apply(directory, disks));
+                        .addLast(new StreamSession(sessions.apply(directory, disks)));
                 }
             });
         io.netty.channel.Channel channel;
@@ -236,7 +237,19 @@ public final class StreamServer implements AutoCloseable {
 
     /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
     public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
-        return sessions.apply(directory, disks);
+        return new StreamSession(sessions.apply(directory, disks));
+    }
+
+    /**
+     * A recording published another way (an HTTP PUT on the admin port): judged and admitted as a
+     * PUBLISH is, its events told to {@code events} on {@code loop}, the carrier's event loop, where
+     * every call to it must be made.
+     *
+     * @param client the publisher's address, for the logs
+     */
+    public Publication publication(Directory directory, DiskRuntime disks, String client, Executor loop,
+                                   Publication.Events events) {
+        return new Publication(sessions.apply(directory, disks), loop, client, events);
     }
 
     /**
