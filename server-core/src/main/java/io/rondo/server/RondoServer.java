@@ -27,6 +27,7 @@ import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.live.LiveRecordings;
+import io.rondo.server.live.LiveRetention;
 import io.rondo.server.stream.Publishing;
 import io.rondo.server.stream.StreamServer;
 import org.agrona.concurrent.EpochClock;
@@ -109,6 +110,9 @@ public final class RondoServer implements AutoCloseable {
         library.directory().whenDeletedAndUnread(disks::forget);
         recordings = started(new LiveRecordings(library.store(), disks, config.liveSettings(), context.clock));
         recordings.recover();
+        library.directory().whileWritten(id -> recordings.byId(id).isPresent());
+        recordings.keep(new LiveRetention(library.directory(), library.store().catalog()::withPrefix,
+            id -> recordings.byId(id).isPresent(), config.liveSettings().retention(), context.clock));
         streams = started(StreamServer.start(context.streamAddress, library.directory(), disks,
             context.admission, context.streamSettings, streamLimit, context.epochClock,
             new Publishing(recordings, context.tokens::canPublish)));

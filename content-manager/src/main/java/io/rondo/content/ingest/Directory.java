@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +33,8 @@ public final class Directory {
     /** Objects deleted while they were read, by id, until their last lease closes. */
     private final Map<Long, MediaObject> deletedWhileRead = new ConcurrentHashMap<>();
     private final List<Consumer<MediaObject>> unreadListeners = new CopyOnWriteArrayList<>();
+    /** Whether an object, by id, is being written (a recording growing): it may be neither deleted nor renamed. */
+    private volatile LongPredicate beingWritten = id -> false;
 
     public Directory(ContentStore store, Clock clock) {
         this.store = store;
@@ -121,6 +124,27 @@ public final class Directory {
         unreadListeners.forEach(listener -> listener.accept(object));
     }
 
+    /** Tells the directory which objects are being written, so that none is deleted or renamed meanwhile. */
+    public void whileWritten(LongPredicate writing) {
+        this.beingWritten = writing;
+    }
+
+    /** Refused: the object is being written (a recording in progress). */
+    public static final class BeingWritten extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        BeingWritten(String name) {
+            super(name + " is being recorded: stop its recording first (DELETE /api/v1/live" + name + ")");
+        }
+    }
+
+    private void notWritten(MediaObject object) {
+        if (beingWritten.test(object.id())) {
+            throw new BeingWritten(object.name());
+        }
+    }
+
     /** How many leases of the object with {@code id} are open. */
     public int readers(long id) {
         AtomicInteger count = readers.get(id);
@@ -143,6 +167,7 @@ public final class Directory {
         String target = ObjectNames.normalize(to);
         MediaObject object = store.catalog().byName(source)
             .orElseThrow(() -> new IllegalArgumentException("no object is named " + source));
+        notWritten(object);
         if (store.catalog().byName(target).isPresent()) {
             throw new IllegalArgumentException("an object named " + target + " already exists");
         }
@@ -167,6 +192,7 @@ public final class Directory {
         String normalized = ObjectNames.normalize(name);
         MediaObject object = store.catalog().byName(normalized)
             .orElseThrow(() -> new IllegalArgumentException("no object is named " + normalized));
+        notWritten(object);
         boolean read;
         synchronized (readers) {
             store.catalog().remove(object.id());

@@ -1,5 +1,6 @@
 package io.rondo.server.admin;
 
+import io.rondo.content.ingest.Directory;
 import io.rondo.content.ingest.IngestException;
 import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.ingest.ObjectNames;
@@ -170,6 +171,8 @@ public final class ObjectsResource {
             }
             try {
                 library.directory().delete(name);
+            } catch (Directory.BeingWritten recording) {
+                throw Problem.conflict(recording.getMessage());
             } catch (IllegalArgumentException gone) {
                 throw Problem.notFound("no object is named " + name);
             } catch (IOException e) {
@@ -198,6 +201,8 @@ public final class ObjectsResource {
             MediaObject renamed;
             try {
                 renamed = library.directory().rename(from, to);
+            } catch (Directory.BeingWritten recording) {
+                throw Problem.conflict(recording.getMessage());
             } catch (IllegalArgumentException | IllegalStateException e) {
                 existing(from);
                 throw taken(to);

@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
@@ -43,6 +43,7 @@ public final class LiveRecordings implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LiveRecordings.class);
     private static final long CLOSE_WAIT_MS = 5_000;
+    private static final long RETENTION_SWEEP_S = 60;
 
     private final ContentStore store;
     private final Catalog catalog;
@@ -50,7 +51,7 @@ public final class LiveRecordings implements AutoCloseable {
     private final LiveSettings settings;
     private final Clock clock;
     private final LiveFiles files;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "rondo-live");
         thread.setDaemon(true);
         return thread;
@@ -69,6 +70,15 @@ public final class LiveRecordings implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.files = new LiveFiles(store, disks);
+    }
+
+    /**
+     * Keeps {@code retention} from now on: a sweep a minute on the worker, if it has any rule.
+     */
+    public void keep(LiveRetention retention) {
+        if (retention.any()) {
+            worker.scheduleWithFixedDelay(retention::sweep, 0, RETENTION_SWEEP_S, TimeUnit.SECONDS);
+        }
     }
 
     /** The recordings' worker: where what may block on the file system runs, in order. */
