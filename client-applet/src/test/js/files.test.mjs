@@ -10,7 +10,7 @@ const PLAYER = new URL('../../main/resources/io/rondo/client/player/', import.me
 const shipped = readFileSync(new URL('files.txt', PLAYER), 'utf8').split('\n').map((line) => line.trim())
   .filter((line) => line && !line.startsWith('#'));
 
-/** The modules the page loads: player.js and, transitively, what each imports. */
+/** The modules the pages load: player.js and record.js and, transitively, what each imports. */
 function loaded() {
   const seen = new Set();
   const visit = (file) => {
@@ -24,6 +24,7 @@ function loaded() {
     }
   };
   visit('player.js');
+  visit('record.js');
   return [...seen].sort();
 }
 
@@ -42,4 +43,9 @@ test('every script in the player\'s folder is loaded by the page, and every ship
 
 test('the page loads player.js as a module', () => {
   assert.match(readFileSync(new URL('index.html', PLAYER), 'utf8'), /<script type="module" src="player.js"><\/script>/);
+});
+
+test('the record page loads record.js as a module, and the player links to it', () => {
+  assert.match(readFileSync(new URL('record.html', PLAYER), 'utf8'), /<script type="module" src="record.js"><\/script>/);
+  assert.match(readFileSync(new URL('index.html', PLAYER), 'utf8'), /href="record.html"/);
 });

@@ -44,7 +44,7 @@ function frame(type, payloadHex = '', { flags = 0, length, magic = 0x52, version
 
 const EXAMPLES = examples();
 
-test('the specification has a hex example for each of the fourteen frame types', () => {
+test('the specification has a hex example for each of the fifteen frame types', () => {
   assert.deepEqual(Object.keys(EXAMPLES).sort(), Object.keys(P.Type).sort());
 });
 
@@ -68,7 +68,7 @@ test('the decoder reads the specification\'s server frames', () => {
   const accept = P.decode(EXAMPLES.ACCEPT);
   assert.deepEqual({ ...accept, initSegment: hexOf(accept.initSegment) }, {
     type: 'ACCEPT', streamId: 7, fragmentDurationNs: 1e9, bitsPerSecond: 4000000, codecs: 'vp9,opus',
-    initSegment: '1a 45 df a3',
+    initSegment: '1a 45 df a3', live: false,
   });
   assert.deepEqual(P.decode(EXAMPLES.REJECT), {
     type: 'REJECT', reason: 1, reasonName: 'DISK_TIME', retryAfterSeconds: 5, message: 'disk 2 is full',
@@ -82,9 +82,28 @@ test('the decoder reads the specification\'s server frames', () => {
   assert.deepEqual(P.decode(EXAMPLES.DURABLE), {
     type: 'DURABLE', fragments: 12, durableNs: 12e9, bytesReceived: 6000000,
   });
+  assert.deepEqual(P.decode(EXAMPLES.LIVE), { type: 'LIVE', recordedNs: 95e9, durableNs: 94e9, ended: false });
   assert.deepEqual(P.decode(EXAMPLES.ERROR), {
     type: 'ERROR', code: 0x0101, codeName: 'READ_FAILED', message: 'disk 1: I/O error',
   });
+});
+
+test('OPEN and SEEK from live, ACCEPT of a live object and LIVE ENDED are the examples with flag bit 0 set', () => {
+  const withFlag = (name) => {
+    const copy = EXAMPLES[name].slice(0);
+    new DataView(copy).setUint8(3, 0x01);
+    return copy;
+  };
+  const open = new Uint8Array(withFlag('OPEN'));
+  new DataView(open.buffer).setBigInt64(8, 20000000000n);
+  assert.equal(hexOf(P.encodeOpen('demo/a.webm', 20e9, 2500000, 8388608, { fromLive: true })), hexOf(open.buffer));
+  assert.match(hexOf(open.buffer), /^52 01 01 01 00 00 00 25 00 00 00 04 a8 17 c8 00/, 'as the specification shows');
+  const seek = new Uint8Array(withFlag('SEEK'));
+  seek.fill(0, 8);
+  assert.equal(hexOf(P.encodeSeek(0, { fromLive: true })), hexOf(seek.buffer));
+  assert.equal(hexOf(P.encodeSeek(95.5e9, { fromLive: false })), hexOf(EXAMPLES.SEEK));
+  assert.equal(P.decode(withFlag('ACCEPT')).live, true);
+  assert.deepEqual(P.decode(withFlag('LIVE')), { type: 'LIVE', recordedNs: 95e9, durableNs: 94e9, ended: true });
 });
 
 test('a DATA fragment is a view of the message, not a copy', () => {
@@ -120,7 +139,7 @@ const MALFORMED = [
   ['a message of less than a header', bytes('52 01 84 00 00 00'), ErrorCode.TRUNCATED_FRAME],
   ['an HTTP request\'s first bytes (bad magic)', bytes('47 45 54 20 2f 20 48 54'), ErrorCode.MALFORMED_FRAME],
   ['version 2', frame(0x84, '', { version: 2 }), ErrorCode.UNSUPPORTED_VERSION],
-  ['a type no frame has', frame(0x87), ErrorCode.UNKNOWN_FRAME_TYPE],
+  ['a type no frame has', frame(0x88), ErrorCode.UNKNOWN_FRAME_TYPE],
   ['a client\'s frame (PAUSE) sent by the server', frame(0x02), ErrorCode.UNEXPECTED_FRAME],
   ['a publisher\'s frame (MEDIA) sent by the server', frame(0x08, '00'), ErrorCode.UNEXPECTED_FRAME],
   ['a reserved flag on END', frame(0x84, '', { flags: 0x01 }), ErrorCode.MALFORMED_FRAME],
@@ -141,6 +160,11 @@ const MALFORMED = [
   ['a negative durable time', frame(0x86, [ZERO, MINUS_ONE, ZERO].join(' ')), ErrorCode.MALFORMED_FRAME],
   ['a DURABLE shorter than its fields', frame(0x86, [ZERO, ZERO].join(' ')), ErrorCode.MALFORMED_FRAME],
   ['bytes after DURABLE\'s fields', frame(0x86, [ZERO, ZERO, ZERO, '00'].join(' ')), ErrorCode.MALFORMED_FRAME],
+  ['a reserved flag on ACCEPT', frame(0x81, acceptPayload(), { flags: 0x02 }), ErrorCode.MALFORMED_FRAME],
+  ['a reserved flag on LIVE', frame(0x87, [ZERO, ZERO].join(' '), { flags: 0x02 }), ErrorCode.MALFORMED_FRAME],
+  ['a LIVE durable past its live edge', frame(0x87, [ZERO, ONE_SECOND].join(' ')), ErrorCode.MALFORMED_FRAME],
+  ['a negative live edge', frame(0x87, [MINUS_ONE, ZERO].join(' ')), ErrorCode.MALFORMED_FRAME],
+  ['a LIVE shorter than its fields', frame(0x87, ZERO), ErrorCode.MALFORMED_FRAME],
   ['a negative DATA sequence', frame(0x83, dataPayload({ sequence: MINUS_ONE })), ErrorCode.MALFORMED_FRAME],
   ['a negative fragment index', frame(0x83, dataPayload({ fragmentIndex: MINUS_ONE })), ErrorCode.MALFORMED_FRAME],
   ['a DATA shorter than its fields', frame(0x83, [ZERO, ZERO, '00 00 00'].join(' ')), ErrorCode.MALFORMED_FRAME],
@@ -155,6 +179,7 @@ test('the well-formed frames the malformed ones are cut from decode', () => {
   assert.equal(P.decode(frame(0x83, dataPayload())).type, 'DATA');
   assert.equal(P.decode(frame(0x81, acceptPayload())).type, 'ACCEPT');
   assert.equal(P.decode(frame(0x86, [ZERO, ZERO, ZERO].join(' '))).type, 'DURABLE');
+  assert.equal(P.decode(frame(0x87, [ONE_SECOND, ZERO].join(' '))).type, 'LIVE');
 });
 
 for (const [what, message, code] of MALFORMED) {

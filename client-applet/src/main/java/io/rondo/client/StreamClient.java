@@ -10,6 +10,7 @@ import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.FrameDecoder;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
@@ -73,6 +74,7 @@ public final class StreamClient implements AutoCloseable {
     private State state = State.IDLE;
     private ScheduledExecutorService reporter;
     private int seeksUnanswered;
+    private volatile Live lastLive;
     private volatile long bytesReceived;
     private volatile long bufferedNs;
     private volatile long bufferedBytes;
@@ -137,8 +139,31 @@ public final class StreamClient implements AutoCloseable {
      */
     public Accept open(String objectName, long startNs, ClientProfile profile)
             throws IOException, StreamRejectedException {
+        return open(new Open(objectName, startNs, profile));
+    }
+
+    /**
+     * Asks for a stream starting behind the live edge and waits for the server's answer. For an
+     * object being recorded, {@link Accept#live()} is set and {@link #lastLive()} follows the recording;
+     * for one that is not, the start counts back from the object's end.
+     *
+     * @param objectName the object's name in the catalog
+     * @param behindNs how far behind the live edge to start, in nanoseconds; 0 starts at the newest keyframe
+     * @param profile what this client can take
+     * @return the server's ACCEPT
+     * @throws StreamRejectedException if the server answers REJECT; another OPEN may follow
+     * @throws StreamErrorException if the server answers ERROR
+     * @throws IOException if the connection fails, times out, or the server breaks the protocol
+     */
+    public Accept openFromLive(String objectName, long behindNs, ClientProfile profile)
+            throws IOException, StreamRejectedException {
+        return open(new Open(objectName, behindNs, profile, true));
+    }
+
+    private Accept open(Open open) throws IOException, StreamRejectedException {
+        String objectName = open.objectName();
         requireState(State.IDLE, "open");
-        send(new Open(objectName, startNs, profile));
+        send(open);
         Frame answer = readFrame("the answer to OPEN");
         if (answer instanceof Accept accept) {
             state = State.STREAMING;
@@ -182,7 +207,8 @@ public final class StreamClient implements AutoCloseable {
     }
 
     /**
-     * The stream's next fragment, waiting for it; DATA sent before the latest SEEK is skipped.
+     * The stream's next fragment, waiting for it; DATA sent before the latest SEEK is skipped, and
+     * LIVE is kept as {@link #lastLive()}.
      *
      * @return the next DATA, or null once the server has sent END
      * @throws StreamErrorException if the server sent ERROR
@@ -199,8 +225,12 @@ public final class StreamClient implements AutoCloseable {
                 shutdown();
                 return null;
             }
+            if (frame instanceof Live live) {
+                lastLive = live;
+                continue;
+            }
             if (!(frame instanceof Data data)) {
-                throw unexpected(frame, "ACCEPT", "DATA, END or ERROR");
+                throw unexpected(frame, "ACCEPT", "DATA, LIVE, END or ERROR");
             }
             bytesReceived += data.payload().remaining();
             if (data.discontinuity() && seeksUnanswered > 0) {
@@ -240,9 +270,32 @@ public final class StreamClient implements AutoCloseable {
      * @throws IOException if the frame cannot be sent
      */
     public void seek(long positionNs) throws IOException {
+        seek(new Seek(positionNs));
+    }
+
+    /**
+     * Moves playback behind the live edge (0: to the edge, "go live"); {@link #nextData()} then skips
+     * DATA until the first fragment of the new position arrives.
+     *
+     * @param behindNs how far behind the live edge to resume, in nanoseconds
+     * @throws IOException if the frame cannot be sent
+     */
+    public void seekFromLive(long behindNs) throws IOException {
+        seek(new Seek(behindNs, true));
+    }
+
+    private void seek(Seek seek) throws IOException {
         requireState(State.STREAMING, "seek");
-        send(new Seek(positionNs));
+        send(seek);
         seeksUnanswered++;
+    }
+
+    /**
+     * The latest LIVE the server sent on this stream: how far the recording has got and whether it
+     * has ended; null if the object is not live or no LIVE has been read yet.
+     */
+    public Live lastLive() {
+        return lastLive;
     }
 
     /**

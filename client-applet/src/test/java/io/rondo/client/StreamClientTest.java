@@ -14,6 +14,7 @@ import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.FrameCodec;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
@@ -212,6 +213,34 @@ class StreamClientTest {
                 assertEquals(3, afterSeek.sequence(), "DATA sent before the seek took effect is dropped");
                 assertTrue(afterSeek.discontinuity());
                 assertEquals(4, client.nextData().sequence());
+            }
+            server.await();
+        }
+    }
+
+    @Test
+    void aLiveStreamOpensFromTheLiveEdgeRemembersTheLatestLiveAndGoesLiveAgain() throws Exception {
+        Accept live = new Accept(9, 1_000_000_000L, 2_000_000, "vp8,opus", ByteBuffer.allocate(0), true);
+        try (FakeServer server = FakeServer.start(peer -> {
+            assertEquals(new Open("cams/door.webm", 20_000_000_000L, PROFILE, true), peer.expect(Open.class));
+            peer.send(live, new Live(40_000_000_000L, 39_000_000_000L, false), data(0, false, 10),
+                    new Live(41_000_000_000L, 40_000_000_000L, false), data(1, false, 10));
+            assertEquals(new Seek(0, true), peer.expect(Seek.class));
+            peer.send(data(2, false, 10), data(3, true, 10), new Live(42_000_000_000L, 42_000_000_000L, true),
+                    new End());
+            peer.awaitClientClose();
+        })) {
+            try (StreamClient client = connect(server)) {
+                assertTrue(client.openFromLive("cams/door.webm", 20_000_000_000L, PROFILE).live());
+                assertNull(client.lastLive(), "no LIVE read before the first nextData");
+                assertEquals(0, client.nextData().sequence(), "LIVE is not handed out as DATA");
+                assertEquals(new Live(40_000_000_000L, 39_000_000_000L, false), client.lastLive());
+                assertEquals(1, client.nextData().sequence());
+                assertEquals(41_000_000_000L, client.lastLive().recordedNs());
+                client.seekFromLive(0);
+                assertEquals(3, client.nextData().sequence(), "DATA from before going live is dropped");
+                assertNull(client.nextData());
+                assertEquals(new Live(42_000_000_000L, 42_000_000_000L, true), client.lastLive());
             }
             server.await();
         }

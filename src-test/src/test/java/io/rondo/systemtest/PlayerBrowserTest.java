@@ -8,6 +8,7 @@ import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Reject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -109,7 +110,7 @@ class PlayerBrowserTest {
     void theProtocolModuleReadsAndWritesTheSpecificationsExamplesAsTheJavaCodecDoes() throws Exception {
         browser.get(base() + "/player/");
         Map<String, String> examples = hexExamples(Files.readString(SPEC, StandardCharsets.UTF_8));
-        assertEquals(14, examples.size(), "one hex example per frame type in " + SPEC);
+        assertEquals(15, examples.size(), "one hex example per frame type in " + SPEC);
         for (Map.Entry<String, String> example : examples.entrySet()) {
             byte[] wire = HexFormat.of().parseHex(example.getValue());
             Frame frame = FrameCodec.decode(ByteBuffer.wrap(wire));
@@ -440,7 +441,7 @@ class PlayerBrowserTest {
         if (frame instanceof Accept a) {
             return "ACCEPT streamId=" + a.streamId() + " fragmentDurationNs=" + a.fragmentDurationNs()
                 + " bitsPerSecond=" + a.bitsPerSecond() + " codecs=" + a.codecs() + " initSegment="
-                + hex(a.initSegment());
+                + hex(a.initSegment()) + " live=" + a.live();
         } else if (frame instanceof Reject r) {
             return "REJECT reason=" + r.reason().code() + " retryAfterSeconds=" + r.retryAfterSeconds() + " message="
                 + r.message();
@@ -455,6 +456,8 @@ class PlayerBrowserTest {
         } else if (frame instanceof Durable d) {
             return "DURABLE fragments=" + d.fragments() + " durableNs=" + d.durableNs() + " bytesReceived="
                 + d.bytesReceived();
+        } else if (frame instanceof Live l) {
+            return "LIVE recordedNs=" + l.recordedNs() + " durableNs=" + l.durableNs() + " ended=" + l.ended();
         }
         throw new AssertionError("not a server frame: " + frame);
     }
@@ -475,12 +478,14 @@ class PlayerBrowserTest {
         }
         String type = fields.remove("type");
         List<String> known = switch (type) {
-            case "ACCEPT" -> List.of("streamId", "fragmentDurationNs", "bitsPerSecond", "codecs", "initSegment");
+            case "ACCEPT" -> List.of("streamId", "fragmentDurationNs", "bitsPerSecond", "codecs", "initSegment",
+                "live");
             case "REJECT" -> List.of("reason", "retryAfterSeconds", "message");
             case "DATA" -> List.of("sequence", "fragmentIndex", "presentationNs", "deadlineNs", "discontinuity",
                 "fragment");
             case "ERROR" -> List.of("code", "message");
             case "DURABLE" -> List.of("fragments", "durableNs", "bytesReceived");
+            case "LIVE" -> List.of("recordedNs", "durableNs", "ended");
             default -> List.of();
         };
         StringBuilder out = new StringBuilder(type);

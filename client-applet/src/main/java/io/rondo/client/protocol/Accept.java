@@ -12,9 +12,14 @@ import java.nio.ByteBuffer;
  * @param bitsPerSecond the object's mean bit rate; not negative
  * @param codecs the RFC 6381 codecs string, e.g. {@code vp9,opus}
  * @param initSegment the container's initialisation bytes; may be empty
+ * @param live whether the object is being recorded now (flag bit 0): LIVE frames follow, the first
+ *     right after this ACCEPT
  */
 public record Accept(long streamId, long fragmentDurationNs, long bitsPerSecond, String codecs,
-                     ByteBuffer initSegment) implements Frame {
+                     ByteBuffer initSegment, boolean live) implements Frame {
+    /** Header flag bit of {@link #live()}. */
+    public static final int FLAG_LIVE = 0x01;
+
     /** Checks the fields and that the frame fits the maximum payload. */
     public Accept {
         Wire.positive(fragmentDurationNs, "fragmentDurationNs");
@@ -26,6 +31,19 @@ public record Accept(long streamId, long fragmentDurationNs, long bitsPerSecond,
             throw new IllegalArgumentException("ACCEPT payload would be " + payload + " bytes; the most is "
                     + FrameCodec.MAX_PAYLOAD_LENGTH);
         }
+    }
+
+    /**
+     * An ACCEPT of an object that is not being recorded.
+     *
+     * @param streamId the server's name for this stream
+     * @param fragmentDurationNs display time of one fragment, in nanoseconds; positive
+     * @param bitsPerSecond the object's mean bit rate; not negative
+     * @param codecs the RFC 6381 codecs string
+     * @param initSegment the container's initialisation bytes; may be empty
+     */
+    public Accept(long streamId, long fragmentDurationNs, long bitsPerSecond, String codecs, ByteBuffer initSegment) {
+        this(streamId, fragmentDurationNs, bitsPerSecond, codecs, initSegment, false);
     }
 
     /** The init segment, as a read-only buffer of its own (reading it does not change this frame). */

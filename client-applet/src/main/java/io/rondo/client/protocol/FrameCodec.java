@@ -72,6 +72,11 @@ public final class FrameCodec {
                 putString(dst, f.objectName(), "objectName");
             }
             case SEEK -> dst.putLong(((Seek) frame).positionNs());
+            case LIVE -> {
+                Live f = (Live) frame;
+                dst.putLong(f.recordedNs());
+                dst.putLong(f.durableNs());
+            }
             case REPORT -> {
                 Report f = (Report) frame;
                 dst.putLong(f.bufferedNs());
@@ -157,6 +162,7 @@ public final class FrameCodec {
         return HEADER_LENGTH + switch (frame.type()) {
             case OPEN -> 24 + 2 + utf8Length(((Open) frame).objectName());
             case SEEK -> 8;
+            case LIVE -> 16;
             case REPORT, DURABLE -> 24;
             case PUBLISH -> 8 + 2 + utf8Length(((Publish) frame).container()) + 2
                     + utf8Length(((Publish) frame).token()) + 2 + utf8Length(((Publish) frame).objectName());
@@ -205,11 +211,12 @@ public final class FrameCodec {
                     long startNs = in.nonNegativeI64("startNs");
                     long rate = in.i64("maxReceiveBytesPerSecond");
                     long buffer = in.i64("bufferBytes");
-                    yield new Open(in.string("objectName"), startNs, new ClientProfile(rate, buffer));
+                    yield new Open(in.string("objectName"), startNs, new ClientProfile(rate, buffer),
+                            (flags & Open.FLAG_FROM_LIVE) != 0);
                 }
                 case PAUSE -> new Pause();
                 case RESUME -> new Resume();
-                case SEEK -> new Seek(in.nonNegativeI64("positionNs"));
+                case SEEK -> new Seek(in.nonNegativeI64("positionNs"), (flags & Seek.FLAG_FROM_LIVE) != 0);
                 case CLOSE -> new Close();
                 case REPORT -> new Report(in.nonNegativeI64("bufferedNs"), in.nonNegativeI64("bufferedBytes"),
                         in.nonNegativeI64("bytesReceived"));
@@ -225,7 +232,8 @@ public final class FrameCodec {
                     long fragmentNs = in.i64("fragmentDurationNs");
                     long bits = in.nonNegativeI64("bitsPerSecond");
                     String codecs = in.string("codecs");
-                    yield new Accept(streamId, fragmentNs, bits, codecs, in.bytes("initSegment"));
+                    yield new Accept(streamId, fragmentNs, bits, codecs, in.bytes("initSegment"),
+                            (flags & Accept.FLAG_LIVE) != 0);
                 }
                 case REJECT -> {
                     int code = in.u8("reason");
@@ -246,6 +254,8 @@ public final class FrameCodec {
                 }
                 case DURABLE -> new Durable(in.nonNegativeI64("fragments"), in.nonNegativeI64("durableNs"),
                         in.nonNegativeI64("bytesReceived"));
+                case LIVE -> new Live(in.nonNegativeI64("recordedNs"), in.nonNegativeI64("durableNs"),
+                        (flags & Live.FLAG_ENDED) != 0);
             };
             in.end();
             return frame;
@@ -256,11 +266,23 @@ public final class FrameCodec {
 
     /** Flag bits a frame of this type may set; the rest are reserved and must be zero. */
     static int allowedFlags(FrameType type) {
-        return type == FrameType.DATA ? Data.FLAG_DISCONTINUITY : 0;
+        return switch (type) {
+            case DATA -> Data.FLAG_DISCONTINUITY;
+            case OPEN -> Open.FLAG_FROM_LIVE;
+            case SEEK -> Seek.FLAG_FROM_LIVE;
+            case ACCEPT -> Accept.FLAG_LIVE;
+            case LIVE -> Live.FLAG_ENDED;
+            default -> 0;
+        };
     }
 
     private static int flags(Frame frame) {
-        return frame instanceof Data d && d.discontinuity() ? Data.FLAG_DISCONTINUITY : 0;
+        boolean bit0 = frame instanceof Data d && d.discontinuity()
+                || frame instanceof Open o && o.fromLive()
+                || frame instanceof Seek s && s.fromLive()
+                || frame instanceof Accept a && a.live()
+                || frame instanceof Live l && l.ended();
+        return bit0 ? 0x01 : 0;
     }
 
     private static void writeHeader(ByteBuffer dst, FrameType type, int flags, int payloadLength) {

@@ -32,7 +32,9 @@ public enum FrameType {
     /** The stream or the connection failed. */
     ERROR(0x85),
     /** What of a recording is on disk, safe from a crash. */
-    DURABLE(0x86);
+    DURABLE(0x86),
+    /** How far the recording of a live object has got, for its viewers. */
+    LIVE(0x87);
 
     private static final FrameType[] BY_CODE = new FrameType[256];
 

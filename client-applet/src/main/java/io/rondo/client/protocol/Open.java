@@ -6,10 +6,16 @@ package io.rondo.client.protocol;
  *
  * @param objectName the object's name in the catalog, as in its HTTP path without the leading slash
  * @param startNs where to start, in nanoseconds of presentation time; the stream starts at the
- *     fragment boundary at or before it
+ *     fragment boundary at or before it. With {@code fromLive}, how far behind the live edge to start
  * @param profile what the client can take
+ * @param fromLive whether {@code startNs} counts back from the live edge (flag bit 0): 0 starts at the
+ *     newest keyframe of an object being recorded; for an object not being recorded it counts back from
+ *     the object's end
  */
-public record Open(String objectName, long startNs, ClientProfile profile) implements Frame {
+public record Open(String objectName, long startNs, ClientProfile profile, boolean fromLive) implements Frame {
+    /** Header flag bit of {@link #fromLive()}. */
+    public static final int FLAG_FROM_LIVE = 0x01;
+
     /** Checks the name is non-empty UTF-8 of at most 65535 bytes, the start not negative. */
     public Open {
         if (Wire.utf8(objectName, "objectName").length == 0) {
@@ -19,6 +25,17 @@ public record Open(String objectName, long startNs, ClientProfile profile) imple
         if (profile == null) {
             throw new IllegalArgumentException("profile is null");
         }
+    }
+
+    /**
+     * An OPEN that counts {@code startNs} from the object's start.
+     *
+     * @param objectName the object's name in the catalog
+     * @param startNs where to start, in nanoseconds of presentation time
+     * @param profile what the client can take
+     */
+    public Open(String objectName, long startNs, ClientProfile profile) {
+        this(objectName, startNs, profile, false);
     }
 
     @Override

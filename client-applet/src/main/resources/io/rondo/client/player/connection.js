@@ -41,10 +41,14 @@ export class Connection {
     }
   }
 
-  /** Sends OPEN for objectName (without its leading '/') at startNs with the client profile. */
-  open(objectName, startNs, profile, nowMs) {
+  /**
+   * Sends OPEN for objectName (without its leading '/') at startNs with the client profile; with
+   * fromLive, startNs is how far behind the live edge to start.
+   */
+  open(objectName, startNs, profile, nowMs, fromLive = false) {
     this.openSentAtMs = nowMs;
-    this.send(P.encodeOpen(objectName.replace(/^\//, ''), Math.round(startNs), profile.rate, profile.buffer));
+    this.send(P.encodeOpen(objectName.replace(/^\//, ''), Math.round(startNs), profile.rate, profile.buffer,
+      { fromLive }));
   }
 
   accepted(accept, nowMs) {
@@ -78,11 +82,14 @@ export class Connection {
     return nowMs - this.acceptAtMs - data.deadlineNs / 1e6;
   }
 
-  /** Sends SEEK to positionNs; DATA is dropped until the fragment that answers it. */
-  seek(positionNs) {
+  /**
+   * Sends SEEK to positionNs (with fromLive, that far behind the live edge: 0 goes live); DATA is
+   * dropped until the fragment that answers it.
+   */
+  seek(positionNs, fromLive = false) {
     this.seeksSent++;
     this.newest = null;
-    this.send(P.encodeSeek(Math.round(positionNs)));
+    this.send(P.encodeSeek(Math.round(positionNs), { fromLive }));
   }
 
   /** Sends PAUSE unless the stream is not streaming or already paused; true if it was sent. */

@@ -39,6 +39,7 @@ export function bindControls(player, view) {
   };
   $('fullscreen').addEventListener('click', toggleFullscreen);
   $('overlay-retry').addEventListener('click', () => player.retry());
+  $('live-badge').addEventListener('click', () => player.goLive());
   document.addEventListener('keydown', (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== 'range' || event.ctrlKey || event.metaKey) {
       return;
@@ -50,6 +51,7 @@ export function bindControls(player, view) {
       ArrowRight: () => player.seek(video.currentTime + SEEK_STEP_S),
       m: () => { video.muted = !video.muted; },
       f: toggleFullscreen,
+      l: () => player.goLive(),
     };
     const action = keys[event.key];
     if (action) {

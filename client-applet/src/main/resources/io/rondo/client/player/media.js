@@ -58,6 +58,11 @@ export class SourceFeed {
     this.#queue.push({ kind: 'append', bytes });
   }
 
+  /** Sets the media's duration (Infinity for a live object, which grows) before what is appended next. */
+  duration(seconds) {
+    this.#queue.push({ kind: 'duration', seconds });
+  }
+
   /** Places what is appended next at seconds. */
   offset(seconds) {
     this.#queue.push({ kind: 'offset', seconds });
@@ -71,7 +76,7 @@ export class SourceFeed {
 
   /** Forgets the appends (and offsets) not yet made: after a seek they are of the old position. */
   dropQueuedAppends() {
-    this.#queue = this.#queue.filter((item) => item.kind === 'remove');
+    this.#queue = this.#queue.filter((item) => item.kind === 'remove' || item.kind === 'duration');
   }
 
   /** Nothing queued and nothing being appended. */
@@ -109,6 +114,9 @@ export class SourceFeed {
         buffer.appendBuffer(item.bytes);
       } else if (item.kind === 'offset') {
         buffer.timestampOffset = item.seconds;
+        this.pump();
+      } else if (item.kind === 'duration') {
+        this.#mediaSource.duration = item.seconds;
         this.pump();
       } else {
         buffer.remove(item.start, item.end);

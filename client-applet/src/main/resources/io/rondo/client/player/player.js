@@ -7,6 +7,7 @@
 //   buffer.js      what is held, what to drop, the buffer level
 //   stats.js       what the stats panel counts
 //   profile.js     the client profile declared in OPEN; library.js the clip's HTTP side
+//   live.js        a live object's recorded window, its edge and the delay behind it
 //   protocol.js    the frames; stream.js the WebSocket; media.js Media Source Extensions
 //   view.js        what a person sees; controls.js what a person does
 //   units.js       sizes, rates and times as a person reads them
@@ -15,6 +16,7 @@ import { bufferedAheadS, dropUntilS, HeldFragments, holds, rangesOf } from './bu
 import { Connection } from './connection.js';
 import { bindControls } from './controls.js';
 import { fetchInfo, measureRate, pathOf } from './library.js';
+import { firstStart, LiveWindow } from './live.js';
 import { SourceFeed } from './media.js';
 import { chooseProfile } from './profile.js';
 import * as P from './protocol.js';
@@ -44,6 +46,9 @@ class Player {
     this.video = this.view.video;
     this.fragments = new HeldFragments();
     this.stats = new PlaybackStats();
+    this.live = new LiveWindow();
+    /** A live object opened from its start, not asked for any position, goes to the live edge on ACCEPT. */
+    this.goLiveOnAccept = false;
     this.feed = new SourceFeed(this.video, {
       idle: () => this.fed(),
       quotaExceeded: () => this.evict(true),
@@ -51,8 +56,9 @@ class Player {
     });
   }
 
+  /** The seek bar's span: the clip's duration, or a live object's recorded window. */
   get durationS() {
-    return this.info.durationNs / 1e9;
+    return this.live.windowS(this.info.durationNs / 1e9);
   }
 
   async start() {
@@ -91,13 +97,16 @@ class Player {
       () => measureRate(this.name, this.info.size, (text, bad) => this.log(text, bad)));
     this.view.profile(this.profile);
     await this.feed.open(this.durationS);
-    this.connect(0);
+    const params = new URLSearchParams(location.search);
+    const start = firstStart(params, this.info);
+    this.goLiveOnAccept = !start.fromLive && !params.has('behind');
+    this.connect(start.ns, start.fromLive);
   }
 
   // ----- the stream -----
 
-  /** Opens a stream at startNs on a new connection, closing the one before. */
-  connect(startNs) {
+  /** Opens a stream at startNs (fromLive: that far behind the live edge) on a new connection, closing the one before. */
+  connect(startNs, fromLive = false) {
     this.connection?.close();
     this.view.hideOverlay();
     this.view.stopCountdown();
@@ -105,26 +114,28 @@ class Player {
     const socket = new StreamSocket(streamUrl(location, this.info.streamPath));
     const connection = new Connection(socket);
     this.connection = connection;
-    const live = () => this.connection === connection && !connection.closed;
+    this.live.landing = fromLive;
+    const current = () => this.connection === connection && !connection.closed;
     socket.listen({
       opened: () => {
-        if (live()) {
-          connection.open(this.name, startNs, this.profile, performance.now());
-          this.log(`OPEN ${this.name} at ${(startNs / 1e9).toFixed(1)} s`);
+        if (current()) {
+          connection.open(this.name, startNs, this.profile, performance.now(), fromLive);
+          this.log(`OPEN ${this.name} ${fromLive ? 'from live, ' : 'at '}${(startNs / 1e9).toFixed(1)} s`
+            + `${fromLive ? ' behind the edge' : ''}`);
         }
       },
       frame: (frame) => {
-        if (live()) {
+        if (current()) {
           this.onFrame(frame);
         }
       },
       badFrame: (e) => {
-        if (live()) {
+        if (current()) {
           this.fail('The stream broke', `The server sent a frame this player cannot read: ${e.message}`, true);
         }
       },
       lost: (event) => {
-        if (live()) {
+        if (current()) {
           this.lost(connection, event);
         }
       },
@@ -146,6 +157,7 @@ class Player {
       case 'REJECT': return this.onReject(frame);
       case 'DATA': return this.onData(frame);
       case 'END': return this.onEnd();
+      case 'LIVE': return this.onLive(frame);
       case 'ERROR': return this.onError(frame);
       default: return undefined;
     }
@@ -157,6 +169,7 @@ class Player {
     this.log(`ACCEPT stream ${accept.streamId}: ${accept.codecs}, `
       + `${(accept.fragmentDurationNs / 1e9).toFixed(1)} s fragments, ${formatBytes(accept.initSegment.length)} init`);
     this.view.stream(accept);
+    this.live.accepted(accept);
     if (!this.feed.attached) {
       try {
         this.feed.attach(accept.codecs ? `${this.info.mimeType}; codecs="${accept.codecs}"` : this.info.mimeType);
@@ -166,12 +179,44 @@ class Player {
         return;
       }
     }
+    if (accept.live) {
+      this.log('the object is being recorded: LIVE');
+      this.feed.duration(Infinity);
+    }
     if (accept.initSegment.length > 0) {
       this.feed.append(accept.initSegment);
     }
     this.setState('buffering');
     connection.startReports(() => this.heldAhead(accept.fragmentDurationNs));
     this.feed.pump();
+    if (accept.live && this.goLiveOnAccept) {
+      this.goLive();
+    }
+    this.goLiveOnAccept = false;
+  }
+
+  /** LIVE: the recording has got further; with ENDED the object is an ordinary one of that length. */
+  onLive(frame) {
+    this.live.update(frame);
+    if (frame.ended) {
+      this.info.durationNs = frame.recordedNs;
+      this.log(`the recording ended at ${(frame.recordedNs / 1e9).toFixed(1)} s`);
+    }
+  }
+
+  /** "Go live": SEEK from the live edge, and the playing position moves to its first fragment. */
+  goLive() {
+    const connection = this.connection;
+    if (!this.live.live || !connection?.streaming) {
+      return;
+    }
+    this.feed.dropQueuedAppends();
+    connection.seek(0, true);
+    connection.resume();
+    this.live.landing = true;
+    this.wantPlay = true;
+    this.log('SEEK to the live edge');
+    this.setState('buffering');
   }
 
   onReject(reject) {
@@ -203,6 +248,7 @@ class Player {
       this.log(`from ${(data.presentationNs / 1e9).toFixed(1)} s (fragment ${data.fragmentIndex})`);
     }
     this.fragments.add(data.presentationNs, bytes);
+    this.live.kept(data.presentationNs);
     if (this.feed.placedByOffset && (data.discontinuity || data.sequence === 0)) {
       // Byte streams without timestamps (MP3) are placed by the fragment's presentation time.
       this.feed.offset(data.presentationNs / 1e9);
@@ -271,17 +317,22 @@ class Player {
     const ranges = rangesOf(this.video.buffered);
     const aheadS = bufferedAheadS(ranges, positionS);
     const connection = this.connection;
+    const landAt = this.live.landOn(ranges);
+    if (landAt !== null) {
+      this.video.currentTime = landAt;
+    }
     if (this.state === 'buffering' && this.wantPlay && mayStart({
-      allBuffered: this.allBuffered(), aheadS, positionS, durationS: this.durationS,
+      allBuffered: this.allBuffered(), aheadS, positionS, durationS: this.live.live ? Infinity : this.durationS,
       fragmentDurationNs: connection?.accept?.fragmentDurationNs, newest: connection?.newest,
       streamClockNs: connection ? connection.streamClockNs(nowMs) : null,
     })) {
       this.play();
     }
     const receiveBitsPerSecond = this.stats.receiveBitsPerSecond(nowMs);
+    const fragmentS = connection?.accept ? connection.accept.fragmentDurationNs / 1e9 : 1;
     this.view.render({
-      positionS, durationS: this.durationS, aheadS, ranges, stats: this.stats,
-      fragmentS: connection?.accept ? connection.accept.fragmentDurationNs / 1e9 : 1,
+      positionS, durationS: this.durationS, aheadS, ranges, stats: this.stats, fragmentS,
+      live: this.live.view(positionS, fragmentS),
       receiveBitsPerSecond: connection && !connection.closed ? receiveBitsPerSecond : null,
     });
   }
@@ -359,6 +410,10 @@ class Player {
   seek(seconds) {
     const connection = this.connection;
     if (!this.info || !connection?.accept && this.state !== 'error') {
+      return;
+    }
+    if (this.live.isEdge(seconds, connection?.accept ? connection.accept.fragmentDurationNs / 1e9 : 1)) {
+      this.goLive();
       return;
     }
     const target = Math.min(Math.max(0, seconds), Math.max(0, this.durationS - LAST_SEEK_BEFORE_END_S));

@@ -10,13 +10,22 @@ export const HEADER_LENGTH = 8;
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
 export const DATA_PREFIX_LENGTH = 32;
 export const DISCONTINUITY = 0x01;
+/** OPEN and SEEK flag: the start counts back from the live edge. */
+export const FROM_LIVE = 0x01;
+/** ACCEPT flag: the object is being recorded now; LIVE frames follow. */
+export const LIVE = 0x01;
+/** LIVE flag: the recording has ended. */
+export const ENDED = 0x01;
 /** The most bytes one MEDIA carries within a server's default client-frame limit (64 KiB with the header). */
 export const MAX_MEDIA_BYTES = 64 * 1024 - HEADER_LENGTH;
 
 export const Type = Object.freeze({
   OPEN: 0x01, PAUSE: 0x02, RESUME: 0x03, SEEK: 0x04, CLOSE: 0x05, REPORT: 0x06, PUBLISH: 0x07, MEDIA: 0x08,
-  ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85, DURABLE: 0x86,
+  ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85, DURABLE: 0x86, LIVE: 0x87,
 });
+
+/** The flag bits a server frame of each type may set; the others are reserved. */
+const SERVER_FLAGS = Object.freeze({ [Type.DATA]: DISCONTINUITY, [Type.ACCEPT]: LIVE, [Type.LIVE]: ENDED });
 
 const TYPE_NAMES = Object.freeze(Object.fromEntries(Object.entries(Type).map(([name, code]) => [code, name])));
 
@@ -60,13 +69,13 @@ export class ProtocolError extends Error {
 const UTF8 = new TextEncoder();
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function frame(type, payloadLength) {
+function frame(type, payloadLength, flags = 0) {
   const buffer = new ArrayBuffer(HEADER_LENGTH + payloadLength);
   const view = new DataView(buffer);
   view.setUint8(0, MAGIC);
   view.setUint8(1, VERSION);
   view.setUint8(2, type);
-  view.setUint8(3, 0);
+  view.setUint8(3, flags);
   view.setUint32(4, payloadLength);
   return { buffer, view };
 }
@@ -103,13 +112,16 @@ function stringBytes(value, field) {
   return bytes;
 }
 
-/** OPEN: the object (its name without the leading '/'), where to start, and the client's profile. */
-export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes) {
+/**
+ * OPEN: the object (its name without the leading '/'), where to start, and the client's profile.
+ * With fromLive, startNs is how far behind the live edge to start (0: at the newest keyframe).
+ */
+export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes, { fromLive = false } = {}) {
   const name = objectNameBytes(objectName);
   if (maxReceiveBytesPerSecond <= 0 || bufferBytes <= 0) {
     throw new RangeError('the client profile\'s rate and buffer must be positive');
   }
-  const { buffer, view } = frame(Type.OPEN, 26 + name.length);
+  const { buffer, view } = frame(Type.OPEN, 26 + name.length, fromLive ? FROM_LIVE : 0);
   view.setBigInt64(8, i64(notNegative(startNs, 'startNs'), 'startNs'));
   view.setBigInt64(16, i64(maxReceiveBytesPerSecond, 'maxReceiveBytesPerSecond'));
   view.setBigInt64(24, i64(bufferBytes, 'bufferBytes'));
@@ -155,9 +167,9 @@ export const encodePause = () => frame(Type.PAUSE, 0).buffer;
 export const encodeResume = () => frame(Type.RESUME, 0).buffer;
 export const encodeClose = () => frame(Type.CLOSE, 0).buffer;
 
-/** SEEK: the new position in presentation time. */
-export function encodeSeek(positionNs) {
-  const { buffer, view } = frame(Type.SEEK, 8);
+/** SEEK: the new position in presentation time; with fromLive, how far behind the live edge ("go live" is 0). */
+export function encodeSeek(positionNs, { fromLive = false } = {}) {
+  const { buffer, view } = frame(Type.SEEK, 8, fromLive ? FROM_LIVE : 0);
   view.setBigInt64(8, i64(notNegative(positionNs, 'positionNs'), 'positionNs'));
   return buffer;
 }
@@ -280,7 +292,7 @@ export function decode(buffer) {
     throw new ProtocolError(ErrorCode.UNEXPECTED_FRAME, `a server does not send ${TYPE_NAMES[type]}`);
   }
   const flags = view.getUint8(3);
-  if ((flags & ~(type === Type.DATA ? DISCONTINUITY : 0)) !== 0) {
+  if ((flags & ~(SERVER_FLAGS[type] ?? 0)) !== 0) {
     throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `${TYPE_NAMES[type]}: reserved flags 0x${flags.toString(16)} set`);
   }
   const length = view.getUint32(4);
@@ -305,7 +317,7 @@ export function decode(buffer) {
       const codecs = p.string('codecs');
       const initSegment = p.blob('initSegment');
       p.end();
-      return { type: 'ACCEPT', streamId, fragmentDurationNs, bitsPerSecond, codecs, initSegment };
+      return { type: 'ACCEPT', streamId, fragmentDurationNs, bitsPerSecond, codecs, initSegment, live: (flags & LIVE) !== 0 };
     }
     case Type.REJECT: {
       const reason = p.u8('reason');
@@ -344,6 +356,15 @@ export function decode(buffer) {
       const bytesReceived = p.notNegative(p.i64('bytesReceived'), 'bytesReceived');
       p.end();
       return { type: 'DURABLE', fragments, durableNs, bytesReceived };
+    }
+    case Type.LIVE: {
+      const recordedNs = p.notNegative(p.i64('recordedNs'), 'recordedNs');
+      const durableNs = p.notNegative(p.i64('durableNs'), 'durableNs');
+      if (durableNs > recordedNs) {
+        throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `LIVE: durableNs ${durableNs} is past recordedNs ${recordedNs}`);
+      }
+      p.end();
+      return { type: 'LIVE', recordedNs, durableNs, ended: (flags & ENDED) !== 0 };
     }
     default:
       throw new ProtocolError(ErrorCode.UNKNOWN_FRAME_TYPE, `unknown frame type 0x${type.toString(16)}`);

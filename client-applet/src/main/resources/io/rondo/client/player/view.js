@@ -82,11 +82,13 @@ export class View {
    * fragmentS), what is held on the seek bar (ranges), the receive rate (null while no stream is
    * connected) and the stats.
    */
-  render({ positionS, durationS, aheadS, fragmentS, ranges, receiveBitsPerSecond, stats }) {
+  render({ positionS, durationS, aheadS, fragmentS, ranges, receiveBitsPerSecond, stats, live = null }) {
+    $('seek').max = String(durationS);
     if (!this.dragging) {
       $('seek').value = String(positionS);
       this.time(positionS, durationS);
     }
+    this.#live(live);
     const capacity = Math.max(SCALE_MIN_S, 3 * fragmentS);
     $('buffer-fill').style.width = `${Math.min(100, (aheadS / capacity) * 100).toFixed(1)}%`;
     $('buffer-text').textContent = `${aheadS.toFixed(1)} s`;
@@ -115,6 +117,20 @@ export class View {
         parts.unshift(`${picture.toFixed(0)} ms to picture`);
       }
       $('stat-latency').textContent = parts.join(', ');
+    }
+  }
+
+  /**
+   * The LIVE badge while the object is being recorded (live not null): lit at the live edge, else
+   * with the delay behind it, and a click goes live.
+   */
+  #live(live) {
+    const badge = $('live-badge');
+    badge.hidden = live === null;
+    if (live) {
+      badge.classList.toggle('behind', !live.atEdge);
+      $('live-delay').textContent = live.atEdge ? '' : `\u2212${formatTime(live.delayS)}`;
+      badge.setAttribute('aria-label', live.atEdge ? 'Live' : `${formatTime(live.delayS)} behind live: go live`);
     }
   }
 

@@ -76,9 +76,14 @@ class FrameDecoderTest {
         "unknown version;52 02 02 00 00 00 00 00;UNSUPPORTED_VERSION;protocol version 2 is not supported",
         "version 0;52 00 02 00 00 00 00 00;UNSUPPORTED_VERSION;protocol version 0",
         "unknown type;52 01 09 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x09 is not defined",
-        "unknown server type;52 01 87 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x87 is not defined",
+        "unknown server type;52 01 88 00 00 00 00 00;UNKNOWN_FRAME_TYPE;frame type 0x88 is not defined",
         "reserved flag;52 01 02 04 00 00 00 00;MALFORMED_FRAME;PAUSE frame sets reserved flag bits 0x04",
         "reserved DATA flag;52 01 83 03;MALFORMED_FRAME;DATA frame sets reserved flag bits 0x02",
+        "reserved OPEN flag;52 01 01 02;MALFORMED_FRAME;OPEN frame sets reserved flag bits 0x02",
+        "reserved SEEK flag;52 01 04 81;MALFORMED_FRAME;SEEK frame sets reserved flag bits 0x80",
+        "reserved ACCEPT flag;52 01 81 03;MALFORMED_FRAME;ACCEPT frame sets reserved flag bits 0x02",
+        "reserved LIVE flag;52 01 87 02;MALFORMED_FRAME;LIVE frame sets reserved flag bits 0x02",
+        "FROM_LIVE on RESUME;52 01 03 01;MALFORMED_FRAME;RESUME frame sets reserved flag bits 0x01",
         "length past the maximum;52 01 83 00 01 00 00 01;FRAME_TOO_LARGE;16777217-byte payload",
         "length 4 GiB;52 01 83 00 ff ff ff ff;FRAME_TOO_LARGE;4294967295-byte payload",
         "string past the payload;52 01 85 00 00 00 00 06 00 01 00 09 41 42;MALFORMED_FRAME;"
@@ -120,6 +125,11 @@ class FrameDecoderTest {
                 + " 00 00 00 00 00 00 00 00;MALFORMED_FRAME;durableNs is -1",
         "DURABLE cut short;52 01 86 00 00 00 00 10 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00 01;"
                 + "MALFORMED_FRAME;bytesReceived needs 8 bytes",
+        "LIVE durable past recorded;52 01 87 00 00 00 00 10 00 00 00 00 00 00 00 01 00 00 00 00 00 00 00 02;"
+                + "MALFORMED_FRAME;durableNs 2 is past recordedNs 1",
+        "negative live edge;52 01 87 01 00 00 00 10 ff ff ff ff ff ff ff ff 00 00 00 00 00 00 00 00;"
+                + "MALFORMED_FRAME;recordedNs is -1",
+        "LIVE cut short;52 01 87 00 00 00 00 08 00 00 00 00 00 00 00 01;MALFORMED_FRAME;durableNs needs 8 bytes",
     })
     void malformedInputRaisesAProtocolExceptionThatSaysWhatWasWrong(String name, String hex, ErrorCode code,
                                                                    String message) {

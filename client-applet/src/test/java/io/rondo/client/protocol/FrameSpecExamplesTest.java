@@ -40,6 +40,7 @@ class FrameSpecExamplesTest {
             + "  64 69 73 6b 20 31 3a 20 49 2f 4f 20 65 72 72 6f 72";
     static final String DURABLE_HEX = "52 01 86 00 00 00 00 18  00 00 00 00 00 00 00 0c  00 00 00 02 cb 41 78 00"
             + "  00 00 00 00 00 5b 8d 80";
+    static final String LIVE_HEX = "52 01 87 00 00 00 00 10  00 00 00 16 1e 70 f6 00  00 00 00 15 e2 d6 2c 00";
 
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
 
@@ -64,6 +65,7 @@ class FrameSpecExamplesTest {
         m.put(FrameType.END, new Example(END_HEX, new End()));
         m.put(FrameType.ERROR, new Example(ERROR_HEX, new ErrorFrame(ErrorCode.READ_FAILED, "disk 1: I/O error")));
         m.put(FrameType.DURABLE, new Example(DURABLE_HEX, new Durable(12, 12_000_000_000L, 6_000_000)));
+        m.put(FrameType.LIVE, new Example(LIVE_HEX, new Live(95_000_000_000L, 94_000_000_000L, false)));
         return m;
     }
 

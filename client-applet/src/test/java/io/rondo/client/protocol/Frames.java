@@ -24,10 +24,14 @@ final class Frames {
         frames.add(new Open("films/Été à Zürich — 東京 🎬.webm", Long.MAX_VALUE,
                 new ClientProfile(Long.MAX_VALUE, Long.MAX_VALUE)));
         frames.add(new Open("x".repeat(65_535), 1, new ClientProfile(2_500_000, 8_388_608)));
+        frames.add(new Open("cams/door.webm", 0, new ClientProfile(1, 1), true));
+        frames.add(new Open("cams/door.webm", 20_000_000_000L, new ClientProfile(2_500_000, 8_388_608), true));
         frames.add(new Pause());
         frames.add(new Resume());
         frames.add(new Seek(0));
         frames.add(new Seek(Long.MAX_VALUE));
+        frames.add(new Seek(0, true));
+        frames.add(new Seek(Long.MAX_VALUE, true));
         frames.add(new Close());
         frames.add(new Report(0, 0, 0));
         frames.add(new Report(4_000_000_000L, 2_000_000, Long.MAX_VALUE));
@@ -37,6 +41,7 @@ final class Frames {
         frames.add(new Media(bytes(Media.MAX_BYTES, 5)));
         frames.add(new Accept(Long.MIN_VALUE, 1, 0, "", ByteBuffer.allocate(0)));
         frames.add(new Accept(7, 1_000_000_000L, 4_000_000, "avc1.64001f,mp4a.40.2", bytes(70_000, 1)));
+        frames.add(new Accept(8, 500_000_000L, 2_000_000, "vp8,opus", bytes(300, 6), true));
         for (RejectReason r : RejectReason.values()) {
             frames.add(new Reject(r, r.transientShortage() ? 5 : 0, "short of " + r));
         }
@@ -51,6 +56,9 @@ final class Frames {
         }
         frames.add(new Durable(0, 0, 0));
         frames.add(new Durable(Long.MAX_VALUE, 12_000_000_000L, Long.MAX_VALUE));
+        frames.add(new Live(0, 0, false));
+        frames.add(new Live(95_000_000_000L, 94_000_000_000L, false));
+        frames.add(new Live(Long.MAX_VALUE, Long.MAX_VALUE, true));
         frames.add(new ErrorFrame(0xFFFF, new String(new byte[] {(byte) 0xe2, (byte) 0x82, (byte) 0xac},
                 StandardCharsets.UTF_8)));
         return frames;

@@ -7,10 +7,12 @@ import io.rondo.client.StreamUrl;
 import io.rondo.client.protocol.Accept;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Data;
+import io.rondo.client.protocol.Live;
 import io.rondo.server.cli.console.Progress;
 import io.rondo.server.cli.console.ProgressLine;
 import io.rondo.server.cli.console.ShutdownHook;
 import io.rondo.server.config.ByteSizes;
+import io.rondo.server.config.Durations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -47,8 +49,13 @@ import static io.rondo.server.cli.play.PlayMessages.NAME;
         "",
         "Standard error shows a progress line: the media position and fragments written; the buffer (media written "
             + "ahead of real-time playback since the first fragment, as REPORT tells the server); the receive rate "
-            + "over the last 3 s; glitches (fragments that arrived after their deadline); bytes written. It is "
-            + "redrawn in place on a terminal, and printed every 5 s to a log."},
+            + "over the last 3 s; glitches (fragments that arrived after their deadline); bytes written; and, while "
+            + "the object is being recorded, LIVE and how far the media written is behind the live edge. It is "
+            + "redrawn in place on a terminal, and printed every 5 s to a log.",
+        "",
+        "A recording being made plays like any object, from --start; --live starts at its live edge (the newest "
+            + "keyframe) and --behind that far behind it:",
+        "  rondo play rondo://127.0.0.1:8554/cams/door.webm --live -o - | ffplay -"},
     mixinStandardHelpOptions = true,
     sortOptions = false,
     exitCodeListHeading = "%nExit codes:%n",
@@ -92,6 +99,16 @@ public final class PlayCommand implements Callable<Integer> {
         description = "Start this far into the media (default: ${DEFAULT-VALUE}).")
     private String start;
 
+    @Option(names = "--live",
+        description = "Start at the live edge of a recording being made: its newest keyframe (of an object not "
+            + "being recorded, its last).")
+    private boolean live;
+
+    @Option(names = "--behind", paramLabel = "DURATION",
+        description = "Start this far behind the live edge, e.g. 20s or 1500ms (of an object not being recorded, "
+            + "behind its end).")
+    private String behind;
+
     @Option(names = "--max-rate", paramLabel = "BYTES", defaultValue = "16M",
         description = "The most bytes per second this client takes (default: ${DEFAULT-VALUE}).")
     private String maxRate;
@@ -128,9 +145,10 @@ public final class PlayCommand implements Callable<Integer> {
         long startNs;
         long rate;
         MediaOutput media;
+        boolean fromLive = live || behind != null;
         try {
             target = StreamUrl.parse(url);
-            startNs = startNs(start);
+            startNs = fromLive ? behindNs() : startNs(start);
             rate = ByteSizes.parse(maxRate, "--max-rate");
             media = MediaOutput.open(output, System.out);
             partial = media.part();
@@ -141,13 +159,28 @@ public final class PlayCommand implements Callable<Integer> {
         }
         ShutdownHook hook = ShutdownHook.install("rondo-play-stop", this::stop);
         try {
-            return play(target, startNs, rate, media, new ProgressLine(err, quiet, stderrIsTerminal.getAsBoolean(),
-                PROGRESS_REDRAW_NS));
+            return play(target, new Start(startNs, fromLive), rate, media, new ProgressLine(err, quiet,
+                stderrIsTerminal.getAsBoolean(), PROGRESS_REDRAW_NS));
         } finally {
             hook.close();
             media.abandon();
             finished.countDown();
         }
+    }
+
+    /** Where the stream starts: {@code ns} into the media, or with {@code fromLive} that far behind the live edge. */
+    private record Start(long ns, boolean fromLive) {
+    }
+
+    private long behindNs() {
+        if (!start.equals("0")) {
+            throw new IllegalArgumentException("--start counts from the media's start, --live and --behind from the "
+                + "live edge: give one of them");
+        }
+        if (live && behind != null) {
+            throw new IllegalArgumentException("--live starts at the live edge and --behind behind it: give one");
+        }
+        return behind == null ? 0 : Durations.parseMillis(behind, "--behind") * 1_000_000L;
     }
 
     private static long startNs(String seconds) {
@@ -205,7 +238,7 @@ public final class PlayCommand implements Callable<Integer> {
         }
     }
 
-    private int play(StreamUrl target, long startNs, long rate, MediaOutput media, ProgressLine progress) {
+    private int play(StreamUrl target, Start start, long rate, MediaOutput media, ProgressLine progress) {
         StreamClient client;
         try {
             client = StreamClient.connect(target.host(), target.port());
@@ -222,7 +255,9 @@ public final class PlayCommand implements Callable<Integer> {
             if (stopping) {
                 return interrupted(null, media, progress);
             }
-            Accept accept = client.open(target.objectName(), startNs, new ClientProfile(rate, CLIENT_BUFFER_BYTES));
+            ClientProfile profile = new ClientProfile(rate, CLIENT_BUFFER_BYTES);
+            Accept accept = start.fromLive() ? client.openFromLive(target.objectName(), start.ns(), profile)
+                : client.open(target.objectName(), start.ns(), profile);
             meter = new PlaybackMeter(accept, nanoClock.getAsLong());
             media.write(accept.initSegment());
             for (Data data = client.nextData(); data != null; data = client.nextData()) {
@@ -231,7 +266,8 @@ public final class PlayCommand implements Callable<Integer> {
                 client.bufferLevel(meter.bufferedNs(nowNs), meter.bufferedBytes(nowNs));
                 media.write(data.payload());
                 PlaybackMeter shown = meter;
-                progress.update(nowNs, () -> PlayMessages.progressLine(shown, nowNs));
+                Live recording = client.lastLive();
+                progress.update(nowNs, () -> PlayMessages.progressLine(shown, recording, nowNs));
             }
             if (stopping) {
                 return interrupted(meter, media, progress);

@@ -1,6 +1,7 @@
 package io.rondo.server.cli.play;
 
 import io.rondo.client.StreamErrorException;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Reject;
 import io.rondo.server.cli.console.Reasons;
 import io.rondo.server.config.ByteSizes;
@@ -22,12 +23,26 @@ final class PlayMessages {
     private PlayMessages() {
     }
 
-    /** The progress line, without the carriage return. */
-    static String progressLine(PlaybackMeter meter, long nowNs) {
-        return String.format(Locale.ROOT, "%s%.1f s (%s), buffer %.1f s, %s, %s, %s", NAME, meter.positionNs() / 1e9,
+    /**
+     * The progress line, without the carriage return; while the object is being recorded ({@code live}
+     * not null and not ended) it says LIVE and how far the media written is behind the live edge.
+     */
+    static String progressLine(PlaybackMeter meter, Live live, long nowNs) {
+        return String.format(Locale.ROOT, "%s%.1f s (%s), buffer %.1f s, %s, %s, %s%s", NAME, meter.positionNs() / 1e9,
             count(meter.fragments(), "fragment", "fragments"), meter.bufferedNs(nowNs) / 1e9,
             rate(meter.bytesPerSecond(nowNs)), count(meter.glitches(), "glitch", "glitches"),
-            ByteSizes.format(meter.bytes()));
+            ByteSizes.format(meter.bytes()), live(meter, live));
+    }
+
+    private static String live(PlaybackMeter meter, Live live) {
+        if (live == null) {
+            return "";
+        }
+        if (live.ended()) {
+            return String.format(Locale.ROOT, ", recording ended at %.1f s", live.recordedNs() / 1e9);
+        }
+        return String.format(Locale.ROOT, ", LIVE %.1f s behind", Math.max(0, live.recordedNs() - meter.positionNs())
+            / 1e9);
     }
 
     /** The final line: how the stream ended, what arrived, how fast, and the glitches. */

@@ -272,6 +272,23 @@ class PlayCommandTest {
         assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString(), "--max-rate", "fast"));
         assertTrue(stderr.toString().contains("--max-rate must be a positive size"), stderr.toString());
         assertOneLineWithoutStackTrace(stderr.toString());
+        String[][] liveStarts = {
+            {"--live", "--start", "5", "--start counts from the media's start, --live and --behind from the live edge"},
+            {"--behind", "20s", "--start", "5", "give one of them"},
+            {"--live", "--behind", "20s", "--live starts at the live edge and --behind behind it: give one"},
+            {"--behind", "soon", "--behind"},
+        };
+        for (String[] liveStart : liveStarts) {
+            stderr.getBuffer().setLength(0);
+            String[] args = new String[3 + liveStart.length - 1];
+            args[0] = "play";
+            args[1] = "rondo://127.0.0.1:1/clip.webm";
+            args[2] = "-o" + out;
+            System.arraycopy(liveStart, 0, args, 3, liveStart.length - 1);
+            assertEquals(2, rondo(args), Arrays.toString(args));
+            assertTrue(stderr.toString().contains(liveStart[liveStart.length - 1]), stderr.toString());
+            assertOneLineWithoutStackTrace(stderr.toString());
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.rondo.server.cli.play;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.ErrorFrame;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.RejectReason;
 import org.junit.jupiter.api.Test;
@@ -37,10 +38,22 @@ class PlayMessagesTest {
 
     @Test
     void theProgressLineSaysPositionBufferRateGlitchesAndBytesInBinaryUnits() {
-        String line = PlayMessages.progressLine(twoFragments(), ACCEPTED_NS + 2 * SECOND + SECOND / 2);
+        String line = PlayMessages.progressLine(twoFragments(), null, ACCEPTED_NS + 2 * SECOND + SECOND / 2);
 
         assertEquals("rondo play: 2.0 s (2 fragments), buffer 0.5 s, 390.6 KiB/s, 1 glitch, 977.5 KiB", line,
             "400,000 bytes a second and 1,001,000 bytes, in powers of 1024");
+    }
+
+    @Test
+    void whileTheObjectIsRecordedTheProgressLineSaysLiveAndHowFarBehindTheEdgeItIs() {
+        String live = PlayMessages.progressLine(twoFragments(), new Live(5 * SECOND + SECOND / 2, 5 * SECOND, false),
+            ACCEPTED_NS + 2 * SECOND + SECOND / 2);
+        String ended = PlayMessages.progressLine(twoFragments(), new Live(6 * SECOND, 6 * SECOND, true),
+            ACCEPTED_NS + 2 * SECOND + SECOND / 2);
+
+        assertEquals("rondo play: 2.0 s (2 fragments), buffer 0.5 s, 390.6 KiB/s, 1 glitch, 977.5 KiB, "
+            + "LIVE 3.5 s behind", live, "the media written runs to 2 s, the live edge is at 5.5 s");
+        assertTrue(ended.endsWith("977.5 KiB, recording ended at 6.0 s"), ended);
     }
 
     @Test
@@ -57,7 +70,7 @@ class PlayMessagesTest {
         meter.received(data(0, SECOND, 3 << 20), ACCEPTED_NS + SECOND / 2);
         meter.received(data(1, 2 * SECOND, 3 << 20), ACCEPTED_NS + SECOND);
 
-        String line = PlayMessages.progressLine(meter, ACCEPTED_NS + SECOND);
+        String line = PlayMessages.progressLine(meter, null, ACCEPTED_NS + SECOND);
         String summary = PlayMessages.summary("the stream ended", meter, ACCEPTED_NS + 4 * SECOND);
 
         assertEquals("rondo play: 2.0 s (2 fragments), buffer 1.5 s, 6 MiB/s, 0 glitches, 6 MiB", line);
