@@ -73,6 +73,11 @@ final class LivePrepared implements Prepared {
     }
 
     @Override
+    public long durableNs() {
+        return recording.durableNs();
+    }
+
+    @Override
     public long peakFragmentBytes() {
         return 2 * recording.peakBytesPerRound();
     }

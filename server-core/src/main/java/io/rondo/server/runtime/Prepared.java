@@ -40,6 +40,11 @@ public interface Prepared {
         return object().media();
     }
 
+    /** The media time durable so far: a stored object's whole duration. */
+    default long durableNs() {
+        return media().durationNs();
+    }
+
     /** The most bytes one fragment may have: what a client's buffer must hold two of. */
     default long peakFragmentBytes() {
         return media().peakFragmentBytes();

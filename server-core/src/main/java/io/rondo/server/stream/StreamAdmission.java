@@ -104,9 +104,9 @@ final class StreamAdmission {
         }
         Optional<LiveRecording> recording = recording(object.id());
         long peak = recording.map(r -> 2 * r.peakBytesPerRound()).orElse(media.peakFragmentBytes());
-        if (recording.isEmpty()
-            && (open.startNs() < 0 || open.startNs() >= media.durationNs() && media.durationNs() > 0)) {
-            return new Refused(RejectReason.START_OUT_OF_RANGE, 0, "start " + open.startNs()
+        long startNs = open.fromLive() ? Math.max(0, media.durationNs() - open.startNs()) : open.startNs();
+        if (recording.isEmpty() && (startNs < 0 || startNs >= media.durationNs() && media.durationNs() > 0)) {
+            return new Refused(RejectReason.START_OUT_OF_RANGE, 0, "start " + startNs
                 + " ns is outside the media (" + media.durationNs() + " ns)");
         }
         String unfit = unfit(open.profile(), peak, recording.isPresent() ? peak : media.peakStartBytes(),

@@ -116,6 +116,11 @@ final class StreamOutput {
             + services.disks().roundNs());
     }
 
+    /** Whether ACCEPT went: other frames may follow it. */
+    boolean accepted() {
+        return acceptNs != 0;
+    }
+
     /** A live recording cut a fragment, or ended: a stream at its end may go on, or END. */
     void liveChanged() {
         pump();

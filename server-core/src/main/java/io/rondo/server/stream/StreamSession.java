@@ -12,6 +12,7 @@ import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
@@ -63,6 +64,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     private boolean paused;
     /** A live recording's news of each fragment cut, while this stream watches it. */
     private AutoCloseable liveWatch;
+    private Prepared fragments;
+    /** Whether ACCEPT said the object was being recorded: LIVE frames go, the last one ENDED. */
+    private boolean live;
 
     StreamSession(SessionServices services) {
         this.services = services;
@@ -99,7 +103,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
                 output.pause(paused);
             }
         } else if (frame instanceof Seek seek && reads != null) {
-            output.seek(seek.positionNs());
+            output.seek(seek.fromLive() ? fromLive(fragments.media().durationNs(), seek.positionNs())
+                : seek.positionNs());
         } else if (frame instanceof Close) {
             end();
         } else if (frame instanceof Report report) {
@@ -128,7 +133,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         CompletableFuture<Prepared> preparing = services.admission().recording(object.id())
             .map(recording -> services.publishing().recordings().prepare(recording))
             .orElseGet(() -> services.disks().prepare(object));
-        preparing.whenCompleteAsync((ready, failure) -> prepared(ready, failure, open.startNs()), ctx.executor());
+        preparing.whenCompleteAsync((ready, failure) -> prepared(ready, failure,
+            open.fromLive() ? fromLive(ready == null ? 0 : ready.media().durationNs(), open.startNs())
+                : open.startNs()), ctx.executor());
     }
 
     /**
@@ -144,6 +151,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             failed(failure, "cannot open " + name() + ": " + failure.getMessage());
             return;
         }
+        fragments = ready;
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
         output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
         if (ready.growing()) {
@@ -164,8 +172,12 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     private void accept(byte[] init) {
         long nowNs = services.clock().nanoTime();
         deadline.accepted(nowNs);
+        live = fragments.growing();
         write(new Accept(admitted.id(), services.disks().roundNs(), media.averageBitRate(), media.codecs(),
-            ByteBuffer.wrap(init)));
+            ByteBuffer.wrap(init), live));
+        if (live) {
+            write(new Live(fragments.media().durationNs(), fragments.durableNs(), !fragments.growing()));
+        }
         services.registry().add(this);
         output.accepted(nowNs);
     }
@@ -199,7 +211,15 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         if (fragment >= 0) {
             reads.cut(fragment, services.clock().nanoTime());
         }
+        if (output.accepted() && fragment >= 0) {
+            write(new Live(fragments.media().durationNs(), fragments.durableNs(), false));
+        }
         output.liveChanged();
+    }
+
+    /** The position {@code behindNs} behind the live edge (a stored object's end), never before the start. */
+    private static long fromLive(long edgeNs, long behindNs) {
+        return Math.max(0, edgeNs - behindNs);
     }
 
     /** The round clock asks: this stream's C-request on {@code disk} this round, or null. */
@@ -228,6 +248,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
 
     /** The stream is over (its last fragment, a CLOSE, a SEEK past the end): END, then the connection closes. */
     void end() {
+        if (live) {
+            write(new Live(fragments.media().durationNs(), fragments.durableNs(), !fragments.growing()));
+        }
         write(new End());
         finish(null);
         closeSoon();
