@@ -4,7 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.rondo.client.protocol.FrameCodec;
+import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameDecoder;
+import io.rondo.client.protocol.Media;
 import io.rondo.client.protocol.ProtocolException;
 
 import java.nio.ByteBuffer;
@@ -36,12 +38,26 @@ final class FrameInboundDecoder extends ByteToMessageDecoder {
         }
         ByteBuffer chunk = in.nioBuffer();
         try {
-            out.addAll(decoder.feed(chunk));
+            for (Frame frame : decoder.feed(chunk)) {
+                out.add(frame instanceof Media media ? own(media) : frame);
+            }
         } catch (ProtocolException e) {
             failed = true;
             throw e;
         } finally {
             in.skipBytes(in.readableBytes());
         }
+    }
+
+    /**
+     * A MEDIA frame with bytes of its own: one decoded in place is a slice of Netty's read buffer,
+     * which is released, and reused by other connections' reads, before the last frames decoded
+     * from it reach the session.
+     */
+    private static Media own(Media media) {
+        ByteBuffer bytes = media.payload();
+        ByteBuffer copy = ByteBuffer.allocate(bytes.remaining());
+        copy.put(bytes).flip();
+        return new Media(copy);
     }
 }

@@ -136,6 +136,11 @@ public final class Publication implements LiveRecording.Listener {
         return accepted && !ending && !over;
     }
 
+    /** Whether the recording is ending or over: what the publisher sends now is let go. */
+    public boolean ending() {
+        return ending || over;
+    }
+
     /** The name the recording is written under, once claimed. */
     public String name() {
         return name;

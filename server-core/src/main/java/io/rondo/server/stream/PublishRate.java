@@ -13,7 +13,7 @@ final class PublishRate {
     /** How many rounds at the declared rate a burst may take at once. */
     static final int BURST_ROUNDS = 4;
     /** The least burst: a keyframe of a low-rate stream, or a few MEDIA frames. */
-    static final long MIN_BURST_BYTES = 1 << 20;
+    static final long MIN_BURST_BYTES = 256 << 10;
 
     private final long bitsPerSecond;
     private final double bytesPerNs;

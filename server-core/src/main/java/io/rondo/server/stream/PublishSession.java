@@ -58,7 +58,7 @@ final class PublishSession extends SimpleChannelInboundHandler<Frame> implements
 
     @Override
     protected void channelRead0(ChannelHandlerContext context, Frame frame) {
-        if (closing) {
+        if (closing || errorSent || publication.ending()) {
             return;
         }
         deadline.heard();
