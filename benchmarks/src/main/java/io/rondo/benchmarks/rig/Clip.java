@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Clips as people have them, made by ffmpeg: for the stream clients, H.264 640x360 at 25 fps in a
@@ -28,14 +29,9 @@ public final class Clip {
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
     public static Path make(Path folder, long bitsPerSecond, int seconds) throws IOException {
-        Files.createDirectories(folder);
-        Path clip = folder.resolve(String.format(Locale.ROOT, "clip-%dk-%ds.mp4", bitsPerSecond / 1000, seconds));
-        if (Files.isRegularFile(clip) && Files.size(clip) > 0) {
-            return clip;
-        }
-        Path partial = folder.resolve(clip.getFileName() + ".partial.mp4");
         String rate = Long.toString(bitsPerSecond);
-        return ffmpeg(clip, partial, List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "clip-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
             "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
             "veryfast", "-b:v", rate, "-maxrate", rate, "-bufsize", Long.toString(bitsPerSecond * 2), "-g", "250",
             "-pix_fmt", "yuv420p", partial.toString()));
@@ -52,14 +48,9 @@ public final class Clip {
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
     public static Path makeLive(Path folder, long bitsPerSecond, int seconds) throws IOException {
-        Files.createDirectories(folder);
-        Path clip = folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds.mp4", bitsPerSecond / 1000, seconds));
-        if (Files.isRegularFile(clip) && Files.size(clip) > 0) {
-            return clip;
-        }
-        Path partial = folder.resolve(clip.getFileName() + ".partial.mp4");
         String rate = Long.toString(bitsPerSecond);
-        return ffmpeg(clip, partial, List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
             "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t",
             Integer.toString(seconds), "-c:v", "libx264", "-preset", "veryfast", "-b:v", rate, "-maxrate", rate,
             "-bufsize", Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
@@ -67,12 +58,21 @@ public final class Clip {
             "+frag_keyframe+empty_moov+default_base_moof", partial.toString()));
     }
 
-    /** Runs {@code command}, which writes {@code partial}, and moves it to {@code clip} once ffmpeg succeeded. */
-    private static Path ffmpeg(Path clip, Path partial, List<String> command) throws IOException {
+    /**
+     * {@code clip} if it is there; else runs the ffmpeg {@code command} makes for a partial file beside
+     * it, and moves that to {@code clip} once ffmpeg succeeded.
+     */
+    private static Path madeOnce(Path clip, Function<Path, List<String>> command) throws IOException {
+        Files.createDirectories(clip.getParent());
+        if (Files.isRegularFile(clip) && Files.size(clip) > 0) {
+            return clip;
+        }
+        Path partial = clip.resolveSibling(clip.getFileName() + ".partial.mp4");
         Path log = clip.resolveSibling("ffmpeg.log");
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = new ProcessBuilder(command.apply(partial)).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
         } catch (IOException e) {
             throw new IOException("ffmpeg is needed to make the stream clients' clip (apt-get install ffmpeg): "
                 + e.getMessage(), e);

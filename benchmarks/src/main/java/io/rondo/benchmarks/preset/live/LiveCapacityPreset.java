@@ -19,6 +19,7 @@ import io.rondo.server.launch.ServeProcess;
 import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -60,10 +61,6 @@ public final class LiveCapacityPreset implements Callable<Integer> {
         description = "Where live-capacity.json, .md and .png go (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--work", paramLabel = "DIR", defaultValue = "bench-work/live",
-        description = "Where the media, the large files and Rondo's library are made (default: ${DEFAULT-VALUE}).")
-    Path work;
-
     @Option(names = "--quick", description = "A smoke run of under a minute: 2 recordings, 4 viewers 3 s behind, "
         + "8 s of viewing, 8 MiB greedy files.")
     boolean quick;
@@ -73,10 +70,6 @@ public final class LiveCapacityPreset implements Callable<Integer> {
 
     @Option(names = "--viewers", paramLabel = "N", description = "Viewers (default: 200; --quick: 4).")
     Integer viewers;
-
-    @Option(names = "--greedy", paramLabel = "N", defaultValue = "8",
-        description = "Greedy downloaders (default: ${DEFAULT-VALUE}).")
-    int greedy;
 
     @Option(names = "--duration", paramLabel = "SECONDS", description = "How long each viewer plays (default: 60; "
         + "--quick: 8).")
@@ -90,21 +83,8 @@ public final class LiveCapacityPreset implements Callable<Integer> {
         + "--quick: 2).")
     Integer rampSeconds;
 
-    @Option(names = "--greedy-size", paramLabel = "MIB", description = "Each greedy reader's file, MiB "
-        + "(default: 128; --quick: 8).")
-    Integer greedyMib;
-
-    @Option(names = "--bitrate", paramLabel = "KBIT", defaultValue = "4000",
-        description = "The media's video bit rate, kbit/s (default: ${DEFAULT-VALUE}).")
-    int bitrateKbit;
-
-    @Option(names = "--peak", paramLabel = "KBIT", defaultValue = "6000",
-        description = "The peak rate each recording declares, kbit/s (default: ${DEFAULT-VALUE}).")
-    int peakKbit;
-
-    @Option(names = "--greedy-nice", paramLabel = "N", defaultValue = "19",
-        description = "The greedy readers' nice level (default: ${DEFAULT-VALUE}).")
-    int greedyNice;
+    @Mixin
+    LiveOptions live = new LiveOptions();
 
     private final PrintStream console = System.out;
 
@@ -116,9 +96,12 @@ public final class LiveCapacityPreset implements Callable<Integer> {
         int duration = durationSeconds != null ? durationSeconds : quick ? 8 : 60;
         int behind = behindSeconds != null ? behindSeconds : quick ? 3 : 20;
         int ramp = rampSeconds != null ? rampSeconds : quick ? 2 : 10;
-        int mib = greedyMib != null ? greedyMib : quick ? 8 : 128;
-        if (n < 1 || m < 1 || greedy < 1 || duration < 1 || behind < 1 || ramp < 0 || mib < 1 || bitrateKbit < 100
-            || peakKbit < bitrateKbit || greedyNice < 0 || greedyNice > 19) {
+        int mib = live.greedyMib(quick);
+        int greedy = live.greedy;
+        int bitrateKbit = live.bitrateKbit;
+        int peakKbit = live.peakKbit;
+        Path work = live.work;
+        if (!live.valid(quick) || n < 1 || m < 1 || duration < 1 || behind < 1 || ramp < 0) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--recordings, --viewers, --greedy, "
                 + "--duration, --behind and --greedy-size must be at least 1, --ramp at least 0, --bitrate at least "
                 + "100 kbit/s and --peak at least --bitrate, --greedy-nice 0 to 19");
@@ -163,7 +146,7 @@ public final class LiveCapacityPreset implements Callable<Integer> {
             long startNs = clock.nanoTime() + LEAD_NS;
             long endNs = startNs + recordNs;
             recorded.start(feed, startNs, endNs);
-            GreedyProcess greedyRun = new GreedyProcess(greedyNice, work, rondo.host(), rondo.httpPort(),
+            GreedyProcess greedyRun = new GreedyProcess(live.greedyNice, work, rondo.host(), rondo.httpPort(),
                 LiveRig.greedyPaths(big, greedy), endNs, "live-capacity", clock);
             DelayLog lateness = new DelayLog();
             LoadSummary summary = null;

@@ -7,6 +7,7 @@ import io.rondo.scheduler.time.SystemClocks;
 import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -40,11 +41,6 @@ public final class TimeshiftPreset implements Callable<Integer> {
         description = "Where timeshift.json, .md and .png go (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--work", paramLabel = "DIR", defaultValue = "bench-work/live",
-        description = "Where the media, the large files, Rondo's library and the best-effort recordings are made "
-            + "(default: ${DEFAULT-VALUE}).")
-    Path work;
-
     @Option(names = "--quick", description = "A smoke run of under a minute: 10 s a phase, the viewer 3 s behind, "
         + "8 MiB greedy files.")
     boolean quick;
@@ -57,33 +53,16 @@ public final class TimeshiftPreset implements Callable<Integer> {
         description = "Recordings written at once (default: ${DEFAULT-VALUE}, as papers/002).")
     int recordings;
 
-    @Option(names = "--greedy", paramLabel = "N", defaultValue = "8",
-        description = "Greedy downloaders (default: ${DEFAULT-VALUE}, as papers/002).")
-    int greedy;
-
     @Option(names = "--behind", paramLabel = "SECONDS", description = "How far behind the recording the viewer "
         + "watches (default: 10; --quick: 3).")
     Integer behindSeconds;
-
-    @Option(names = "--greedy-size", paramLabel = "MIB", description = "Each greedy reader's file, MiB "
-        + "(default: 128; --quick: 8).")
-    Integer greedyMib;
-
-    @Option(names = "--bitrate", paramLabel = "KBIT", defaultValue = "4000",
-        description = "The media's video bit rate, kbit/s (default: ${DEFAULT-VALUE}).")
-    int bitrateKbit;
-
-    @Option(names = "--peak", paramLabel = "KBIT", defaultValue = "6000",
-        description = "The peak rate each recording declares, kbit/s (default: ${DEFAULT-VALUE}).")
-    int peakKbit;
 
     @Option(names = "--block", paramLabel = "BYTES", defaultValue = "10240",
         description = "What one paced read of the viewer takes (default: ${DEFAULT-VALUE}, papers/002's 10 kB).")
     int blockBytes;
 
-    @Option(names = "--greedy-nice", paramLabel = "N", defaultValue = "19",
-        description = "The greedy readers' nice level (default: ${DEFAULT-VALUE}); 0 for the same as the bench.")
-    int greedyNice;
+    @Mixin
+    LiveOptions live = new LiveOptions();
 
     private final PrintStream console = System.out;
 
@@ -96,6 +75,7 @@ public final class TimeshiftPreset implements Callable<Integer> {
         console.printf(Locale.ROOT, "timeshift: %d recordings of %d kbit/s, a viewer %d s behind, %d greedy readers of "
             + "%d MiB, %d s a phase%n", s.recordings(), s.bitrateKbit(), s.behindSeconds(), s.greedy(), s.greedyMib(),
             s.durationSeconds());
+        Path work = live.work;
         Files.createDirectories(work);
         Files.createDirectories(out);
         Path clip = Clip.makeLive(work.resolve("clips"), s.bitrateKbit() * 1000L, s.clipSeconds());
@@ -117,13 +97,12 @@ public final class TimeshiftPreset implements Callable<Integer> {
 
     /** The run's parameters, --quick's or the defaults where an option was not given. */
     TimeshiftSettings settings() {
-        TimeshiftSettings s = new TimeshiftSettings(recordings, greedy, greedyMib != null ? greedyMib : quick ? 8 : 128,
+        TimeshiftSettings s = new TimeshiftSettings(recordings, live.greedy, live.greedyMib(quick),
             durationSeconds != null ? durationSeconds : quick ? 10 : 45,
-            behindSeconds != null ? behindSeconds : quick ? 3 : 10, bitrateKbit, peakKbit, blockBytes, greedyNice,
-            quick);
-        if (s.recordings() < 1 || s.greedy() < 1 || s.greedyMib() < 1 || s.behindSeconds() < 1
-            || s.durationSeconds() <= s.behindSeconds() || s.bitrateKbit() < 100 || s.peakKbit() < s.bitrateKbit()
-            || s.blockBytes() < 1 || s.greedyNice() < 0 || s.greedyNice() > 19) {
+            behindSeconds != null ? behindSeconds : quick ? 3 : 10, live.bitrateKbit, live.peakKbit, blockBytes,
+            live.greedyNice, quick);
+        if (!live.valid(quick) || s.recordings() < 1 || s.behindSeconds() < 1
+            || s.durationSeconds() <= s.behindSeconds() || s.blockBytes() < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--recordings, --greedy, --greedy-size, "
                 + "--behind and --block must be at least 1, --duration longer than --behind, --bitrate at least 100 "
                 + "kbit/s and --peak at least --bitrate, --greedy-nice 0 to 19");
