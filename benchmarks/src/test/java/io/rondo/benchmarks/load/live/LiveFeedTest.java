@@ -1,7 +1,7 @@
 package io.rondo.benchmarks.load.live;
 
 import io.rondo.benchmarks.rig.Clip;
-import org.junit.jupiter.api.Assumptions;
+import io.rondo.benchmarks.rig.Ffmpeg;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +24,7 @@ class LiveFeedTest {
 
     @Test
     void slicesCarryEveryByteAtTheMeanRateAndEachSecondIsAFragmentCompletedInOrder() throws Exception {
-        Assumptions.assumeTrue(new ProcessBuilder("ffmpeg", "-version").start().waitFor() == 0,
-            "ffmpeg is not installed: the live feed's test is skipped");
+        Ffmpeg.assumeInstalled("the live feed's test");
         Path clip = Clip.makeLive(dir, 1_000_000, 6);
 
         LiveFeed feed = LiveFeed.of(clip, 6 * SECOND_NS, SECOND_NS / 10, SECOND_NS);

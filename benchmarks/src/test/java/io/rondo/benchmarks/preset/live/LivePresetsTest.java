@@ -2,6 +2,7 @@ package io.rondo.benchmarks.preset.live;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rondo.benchmarks.rig.Ffmpeg;
 import io.rondo.benchmarks.rig.Nginx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -36,11 +37,10 @@ class LivePresetsTest {
     private String home;
 
     @BeforeEach
-    void theRigIsThere() throws IOException, InterruptedException {
+    void theRigIsThere() throws IOException {
         Assumptions.assumeTrue(Files.isRegularFile(CHECKOUT.resolve("server-core/target/rondo.jar")),
             "server-core/target/rondo.jar is not built: the live presets' smoke runs are skipped");
-        Assumptions.assumeTrue(new ProcessBuilder("ffmpeg", "-version").start().waitFor() == 0,
-            "ffmpeg is not installed: the live presets' smoke runs are skipped");
+        Ffmpeg.assumeInstalled("the live presets' smoke runs");
         home = System.getProperty("rondo.home");
         System.setProperty("rondo.home", CHECKOUT.toString());
         // nginx's workers run as an unprivileged user: they must be able to enter the test's folder.
