@@ -3,6 +3,8 @@ package io.rondo.benchmarks.cli;
 import io.rondo.benchmarks.preset.accuracy.AdmissionAccuracyPreset;
 import io.rondo.benchmarks.preset.discrete.DiscretePreset;
 import io.rondo.benchmarks.preset.jitter.JitterPreset;
+import io.rondo.benchmarks.preset.live.LiveCapacityPreset;
+import io.rondo.benchmarks.preset.live.TimeshiftPreset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,13 +28,18 @@ import java.util.concurrent.Callable;
         "  table1             papers/000 Table 1: MaxN against what Adm1, Adm2 and Adm3 admit, emulated paper disk",
         "  figure14           papers/002 Figure 14: stream jitter, Rondo's guarantees beside nginx's paced Range",
         "                     reads, under 8 greedy downloaders",
+        "  timeshift          papers/002 Section 5.2: 2 recordings and a timeshifted viewer under 8 greedy readers,",
+        "                     write and read jitter, Rondo beside best effort (page cache + fsync, nginx)",
+        "  live-capacity      20 recordings of 4 Mbit/s, 200 viewers (live edge and 20 s behind), 8 greedy",
+        "                     downloads: late writes, late fragments, refusals by reason",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
         ""},
     mixinStandardHelpOptions = true,
     version = "Rondo bench 0.1.0",
-    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class},
+    subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class, TimeshiftPreset.class,
+        LiveCapacityPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",

@@ -6,11 +6,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
- * A clip as people have them, made by ffmpeg for the stream clients: H.264 640x360 at 25 fps in a
+ * Clips as people have them, made by ffmpeg: for the stream clients, H.264 640x360 at 25 fps in a
  * plain MP4 at a capped bit rate with a long GOP (ten seconds), which Rondo remuxes into
- * round-sized fragments at ingest. It is made once per parameters in the work folder and reused.
+ * round-sized fragments at ingest; for the publishers, a live encoder's fragmented MP4. Each is made
+ * once per parameters in the work folder and reused.
  */
 public final class Clip {
 
@@ -27,21 +29,50 @@ public final class Clip {
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
     public static Path make(Path folder, long bitsPerSecond, int seconds) throws IOException {
-        Files.createDirectories(folder);
-        Path clip = folder.resolve(String.format(Locale.ROOT, "clip-%dk-%ds.mp4", bitsPerSecond / 1000, seconds));
+        String rate = Long.toString(bitsPerSecond);
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "clip-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
+            "veryfast", "-b:v", rate, "-maxrate", rate, "-bufsize", Long.toString(bitsPerSecond * 2), "-g", "250",
+            "-pix_fmt", "yuv420p", partial.toString()));
+    }
+
+    /**
+     * A live encoder's output, {@code folder/live-BITSk-SECONDSs.mp4}, made if missing: fragmented
+     * MP4 as {@code ffmpeg -f mp4 -movflags +frag_keyframe+empty_moov+default_base_moof} writes it
+     * to a pipe, H.264 640x360 at 25 fps with a keyframe every second (so one fragment a second)
+     * and AAC sound, at a capped video bit rate: what a camera or an encoder publishes.
+     *
+     * @param bitsPerSecond the video's bit rate, also its cap, over a buffer of half a second
+     * @param seconds its length
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeLive(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        String rate = Long.toString(bitsPerSecond);
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t",
+            Integer.toString(seconds), "-c:v", "libx264", "-preset", "veryfast", "-b:v", rate, "-maxrate", rate,
+            "-bufsize", Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "mp4", "-movflags",
+            "+frag_keyframe+empty_moov+default_base_moof", partial.toString()));
+    }
+
+    /**
+     * {@code clip} if it is there; else runs the ffmpeg {@code command} makes for a partial file beside
+     * it, and moves that to {@code clip} once ffmpeg succeeded.
+     */
+    private static Path madeOnce(Path clip, Function<Path, List<String>> command) throws IOException {
+        Files.createDirectories(clip.getParent());
         if (Files.isRegularFile(clip) && Files.size(clip) > 0) {
             return clip;
         }
-        Path partial = folder.resolve(clip.getFileName() + ".partial.mp4");
-        Path log = folder.resolve("ffmpeg.log");
-        String rate = Long.toString(bitsPerSecond);
-        List<String> command = List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
-            "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
-            "veryfast", "-b:v", rate, "-maxrate", rate, "-bufsize", Long.toString(bitsPerSecond * 2), "-g", "250",
-            "-pix_fmt", "yuv420p", partial.toString());
+        Path partial = clip.resolveSibling(clip.getFileName() + ".partial.mp4");
+        Path log = clip.resolveSibling("ffmpeg.log");
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = new ProcessBuilder(command.apply(partial)).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
         } catch (IOException e) {
             throw new IOException("ffmpeg is needed to make the stream clients' clip (apt-get install ffmpeg): "
                 + e.getMessage(), e);

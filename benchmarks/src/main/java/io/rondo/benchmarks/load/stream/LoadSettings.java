@@ -15,9 +15,32 @@ import io.rondo.client.protocol.ClientProfile;
  * @param profile the client profile every OPEN declares
  * @param retry whether a REJECT for a short resource is retried after its retry-after
  * @param threads the client's event-loop threads
+ * @param opening what each player's OPEN asks for, when it opens; null for {@code objectName} from its start
  */
 public record LoadSettings(String host, int port, String objectName, int streams, long rampNs, long durationNs,
-                    ClientProfile profile, boolean retry, int threads) {
+                    ClientProfile profile, boolean retry, int threads, Opening opening) {
+
+    /** What the {@code index}-th player (from 0) asks for in its OPEN, decided when it opens. */
+    @FunctionalInterface
+    public interface Opening {
+        /** Its object and start position, asked on the player's event loop as it opens. */
+        Target target(int index);
+    }
+
+    /**
+     * One OPEN's object and start.
+     *
+     * @param objectName the object's name in the catalog
+     * @param startNs where to start, in nanoseconds of presentation time
+     */
+    public record Target(String objectName, long startNs) {
+    }
+
+    /** Every player opens {@code objectName} from its start. */
+    public LoadSettings(String host, int port, String objectName, int streams, long rampNs, long durationNs,
+                        ClientProfile profile, boolean retry, int threads) {
+        this(host, port, objectName, streams, rampNs, durationNs, profile, retry, threads, null);
+    }
 
     /** Checks the counts and times. */
     public LoadSettings {
@@ -41,6 +64,11 @@ public record LoadSettings(String host, int port, String objectName, int streams
     /** The server and object as a URL, rondo://HOST:PORT/NAME. */
     public String url() {
         return "rondo://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + objectName;
+    }
+
+    /** What the {@code index}-th player opens. */
+    Target target(int index) {
+        return opening == null ? new Target(objectName, 0) : opening.target(index);
     }
 
     /** When the {@code index}-th stream (from 0) opens, after the run starts: evenly over the ramp. */

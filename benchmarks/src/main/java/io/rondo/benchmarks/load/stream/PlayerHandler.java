@@ -193,7 +193,8 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     private void open(long nowNs) {
         openNs = nowNs;
         state = State.OPENING;
-        write(new Open(settings.objectName(), 0, settings.profile()));
+        LoadSettings.Target target = settings.target(index);
+        write(new Open(target.objectName(), target.startNs(), settings.profile()));
     }
 
     private void accept(Accept accept, long nowNs) {

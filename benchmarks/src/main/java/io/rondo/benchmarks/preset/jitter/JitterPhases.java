@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.preset.jitter;
 
+import io.rondo.benchmarks.load.greedy.GreedyProcess;
 import io.rondo.benchmarks.load.http.HttpConnection;
 import io.rondo.benchmarks.load.paced.DelayLog;
 import io.rondo.benchmarks.load.paced.FragmentSource;
@@ -115,8 +116,8 @@ final class JitterPhases {
                     }
                 }));
             }
-            GreedyProcess greedyRun = new GreedyProcess(s, work, rondo.host(), rondo.httpPort(), big, readersEndNs,
-                "rondo", clock);
+            GreedyProcess greedyRun = new GreedyProcess(s.greedyNice(), work, rondo.host(), rondo.httpPort(),
+                greedyPaths(s, big), readersEndNs, "rondo", clock);
             joinAll(readers);
             greedyRun.stop();
             run.stop();
@@ -177,8 +178,8 @@ final class JitterPhases {
                     paced.streamEnded(reader.interarrival());
                 }));
             }
-            GreedyProcess greedyRun = new GreedyProcess(s, work, host, port, big, readersEndNs,
-                variant.label(), clock);
+            GreedyProcess greedyRun = new GreedyProcess(s.greedyNice(), work, host, port, greedyPaths(s, big),
+                readersEndNs, variant.label(), clock);
             joinAll(readers);
             greedyRun.stop();
             connections.forEach(HttpConnection::close);
@@ -206,6 +207,15 @@ final class JitterPhases {
             Thread.currentThread().interrupt();
             return "page cache not dropped (interrupted)";
         }
+    }
+
+    /** One URL path a greedy reader, each a file of its own. */
+    private static List<String> greedyPaths(JitterSettings s, FileSet big) {
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < s.greedy(); i++) {
+            paths.add("/" + big.names().get(i % big.count()));
+        }
+        return paths;
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {
