@@ -159,6 +159,7 @@ class LiveAdminTest {
 
             assertEquals(403, delete("cams/door.mp4", READ).statusCode());
             assertEquals(204, delete("cams/door.mp4", ADMIN).statusCode());
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.recordings().all().isEmpty());
             StreamErrorException stopped = assertThrows(StreamErrorException.class,
                 () -> publisher.finish(Duration.ofSeconds(10)));
             assertEquals(ErrorCode.ENDED_BY_OPERATOR.code(), stopped.error().code());
