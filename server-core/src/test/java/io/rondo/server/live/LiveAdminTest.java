@@ -167,6 +167,13 @@ class LiveAdminTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> live(ADMIN).path("items").isEmpty());
         assertTrue(library.store().catalog().byName("/cams/door.mp4").orElseThrow().media().fragments().size() >= 3,
             "what was cut is kept");
+        String metrics = server.metrics().scrape(null);
+        assertTrue(metrics.contains("rondo_live_recordings 0.0"), metrics);
+        assertTrue(metrics.contains("rondo_live_bytes_received_total " + source.length + ".0"), metrics);
+        assertTrue(metrics.matches("(?s).*\\nrondo_live_write_rounds_total\\{outcome=\"on_time\",?} [1-9].*"),
+            metrics);
+        assertTrue(metrics.contains("rondo_live_write_rounds_total{outcome=\"late\"} 0.0"), metrics);
+        assertTrue(metrics.matches("(?s).*\\nrondo_live_bytes_written_total [1-9].*"), metrics);
         HttpResponse<String> gone = delete("cams/door.mp4", ADMIN);
         assertEquals(404, gone.statusCode(), gone.body());
         assertEquals("application/problem+json", gone.headers().firstValue("Content-Type").orElse(""));
