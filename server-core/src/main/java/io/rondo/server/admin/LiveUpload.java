@@ -105,7 +105,9 @@ final class LiveUpload implements Route.UploadSink, Publication.Events {
             case FORBIDDEN -> Problem.forbidden(message);
             case NAME_TAKEN -> Problem.conflict(message);
             case UNSUPPORTED_MEDIA -> Problem.unsupportedMediaType(message);
-            default -> Problem.noCapacity(message, retryAfterSeconds);
+            default -> retryAfterSeconds > 0 ? Problem.noCapacity(message, retryAfterSeconds)
+                : Problem.unprocessable("peakRate", message + ": no round of this server can take a recording at "
+                    + "this peak rate, whatever else it serves");
         });
     }
 
