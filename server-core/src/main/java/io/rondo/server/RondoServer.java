@@ -11,6 +11,7 @@ import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.admin.LiveResource;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.admin.PolicyFile;
@@ -119,12 +120,14 @@ public final class RondoServer implements AutoCloseable {
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, config.responseBoundMs());
+        ServerMetrics.bindLive(metrics, recordings.totals());
         policy = new PolicyControl(disks, streams.admission(), events, config.policy(), config.responseBoundMs(),
             new PolicyFile(library.dataFolder().resolve("rondo").resolve(PolicyControl.FILE)), DirectMemory.maxBytes());
         AdminSettings adminSettings = config.adminSettings();
         api = new AdminApi(disks, streams, policy, events, metrics, adminSettings.metricsPublic(), context.clock);
         AdminRouter router = api.routes(new AdminRouter());
         new ObjectsResource(library, streams, adminSettings.maxUploadBytes()).routes(router);
+        new LiveResource(recordings, streams, library.directory(), disks).routes(router);
         admin = started(AdminServer.start(context.adminAddress, router, context.tokens, metrics,
             adminSettings.maxUploadBytes(), adminSettings.tlsCert(), adminSettings.tlsKey(),
             context.httpSettings.headerTimeoutMs(), context.clock, context.nanoClock, adminLimit));

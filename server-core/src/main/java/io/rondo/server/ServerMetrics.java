@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Tags;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.live.LiveTotals;
 import io.rondo.server.observe.DiskWatch;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
@@ -58,5 +59,19 @@ public final class ServerMetrics {
         metrics.gauge("rondo.buffers.ceiling.bytes", "The read buffers' ceiling (buffers.ceiling)", Tags.empty(),
             buffers, BufferPool::ceilingBytes);
         streams.admissionLog().observe(metrics, events);
+    }
+
+    /** Binds what the recordings do: recordings active, write rounds on time and late, bytes written and received. */
+    public static void bindLive(RondoMetrics metrics, LiveTotals totals) {
+        metrics.gauge("rondo.live.recordings", "Live recordings being written", Tags.empty(), totals,
+            LiveTotals::active);
+        metrics.functionCounter("rondo.live.write.rounds", "Recordings' write rounds forced to disk in their round",
+            Tags.of("outcome", "on_time"), totals, LiveTotals::writeRounds);
+        metrics.functionCounter("rondo.live.write.rounds", "Recordings' write rounds the disk dropped at their round's "
+            + "end, written again the round after", Tags.of("outcome", "late"), totals, LiveTotals::lateWriteRounds);
+        metrics.functionCounter("rondo.live.bytes.written", "Bytes the recordings wrote, block padding included",
+            Tags.empty(), totals, LiveTotals::bytesWritten);
+        metrics.functionCounter("rondo.live.bytes.received", "Bytes the recordings' publishers sent", Tags.empty(),
+            totals, LiveTotals::bytesReceived);
     }
 }

@@ -5,7 +5,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 
 /**
  * A request's bearer token against its route: the scope the token gives, or 401 when the route
- * needs a token and none valid was given, 403 when a read token asks for a change.
+ * needs a token and none valid was given, 403 when a read token asks for a change or to publish.
  */
 final class AdminAuthentication {
 
@@ -25,7 +25,8 @@ final class AdminAuthentication {
         if (!scope.allows(route.scope())) {
             throw scope == Scope.PUBLIC ? Problem.unauthorized("this resource needs a bearer token: "
                 + "Authorization: Bearer TOKEN", false)
-                : Problem.forbidden(scope == Scope.READ ? "this needs the admin token; the read token only reads"
+                : Problem.forbidden(route.scope() == Scope.PUBLISH ? "this needs the publish or the admin token"
+                    : scope == Scope.READ ? "this needs the admin token; the read token only reads"
                     : "this needs the read or the admin token; the publish token only publishes");
         }
         return scope;

@@ -55,6 +55,12 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
         public void finished(ApiReply reply, Throwable failure) {
             answer(reply, failure);
         }
+
+        @Override
+        public void answeredEarly(ApiReply reply, Throwable failure) {
+            keepAlive = false;
+            answer(reply, failure);
+        }
     };
 
     private ChannelHandlerContext ctx;
@@ -143,15 +149,16 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
                 throw tooLarge;
             }
             if (route.upload() != null) {
-                upload = new UploadPump(ctx, route.upload().open(apiRequest(new byte[0])), maxUploadBytes,
-                    uploadListener);
+                upload = new UploadPump(ctx, route.upload().open(apiRequest(new byte[0]), ctx.executor()),
+                    route.live() ? Long.MAX_VALUE : maxUploadBytes, uploadListener);
                 upload.start();
             }
             if (HttpUtil.is100ContinueExpected(head)) {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
             }
         } catch (Problem problem) {
-            if (HttpUtil.is100ContinueExpected(head) || HttpUtil.getContentLength(head, 0L) > RequestBody.MAX_BODY) {
+            if (HttpUtil.is100ContinueExpected(head) || HttpUtil.getContentLength(head, 0L) > RequestBody.MAX_BODY
+                || match != null && match.route().live()) {
                 keepAlive = false;
             }
             refuse(problem);
@@ -241,7 +248,9 @@ final class AdminHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (upload != null) {
+        if (upload != null && match != null && match.route().live()) {
+            upload.left();
+        } else if (upload != null) {
             upload.abort();
         }
         super.channelInactive(ctx);

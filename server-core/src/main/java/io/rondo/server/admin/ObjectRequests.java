@@ -52,17 +52,19 @@ final class ObjectRequests {
 
     /** A declared bit rate, to stream media Rondo cannot index with a constant-bit-rate estimate; 0 if none. */
     static long bitRate(String text) {
-        if (text == null) {
-            return 0;
-        }
+        return text == null ? 0 : bitRate(text, "bitrate");
+    }
+
+    /** A rate in bits a second such as {@code 8M}, the query parameter {@code field}'s value; 400 if it is none. */
+    static long bitRate(String text, String field) {
         long bits;
         try {
-            bits = BitRates.parse(text, "bitrate");
+            bits = BitRates.parse(text, field);
         } catch (IllegalArgumentException e) {
-            throw Problem.invalid("bitrate", e.getMessage());
+            throw Problem.invalid(field, e.getMessage());
         }
         if (bits == AdmissionConfig.UNLIMITED_NETWORK) {
-            throw Problem.invalid("bitrate", "bitrate is a rate in bits a second like 2M (k, M, G: powers of 1000), "
+            throw Problem.invalid(field, field + " is a rate in bits a second like 2M (k, M, G: powers of 1000), "
                 + "was '" + text + "'");
         }
         return bits;

@@ -79,7 +79,7 @@ public final class ObjectsResource {
         return router.add(
             Route.sync("GET", "/api/v1/objects", Scope.READ, this::list),
             Route.sync("GET", "/api/v1/objects/{name+}", Scope.READ, this::object),
-            Route.upload("PUT", "/api/v1/objects/{name+}", Scope.ADMIN, this::upload),
+            Route.upload("PUT", "/api/v1/objects/{name+}", Scope.ADMIN, (request, loop) -> upload(request)),
             Route.of("DELETE", "/api/v1/objects/{name+}", Scope.ADMIN, this::delete),
             Route.of("POST", "/api/v1/objects/{name+}/move", Scope.ADMIN, this::move));
     }

@@ -102,6 +102,30 @@ public final class Problem extends RuntimeException {
         return new Problem(503, "busy", "Busy", detail).header("Retry-After", "1");
     }
 
+    /** 429: a live publisher sent faster than the peak rate it declared; its recording was ended. */
+    public static Problem rateExceeded(String detail) {
+        return new Problem(429, "rate-exceeded", "Rate exceeded", detail);
+    }
+
+    /**
+     * 503: admission refused a recording, a disk's round, the buffers or the network having no room
+     * for it now; the client may try again after {@code Retry-After}.
+     */
+    public static Problem noCapacity(String detail, int retryAfterSeconds) {
+        return new Problem(503, "no-capacity", "No capacity", detail).header("Retry-After",
+            Integer.toString(Math.max(1, retryAfterSeconds)));
+    }
+
+    /** 507: the disk a recording is written to is full. */
+    public static Problem diskFull(String detail) {
+        return new Problem(507, "disk-full", "Disk full", detail);
+    }
+
+    /** 500 saying why: a recording's write to its disk failed. */
+    public static Problem writeFailed(String detail) {
+        return new Problem(500, "write-failed", "Write failed", detail);
+    }
+
     /** 500: a failure Rondo did not foresee; the detail is logged, not sent. */
     public static Problem internal() {
         return new Problem(500, "internal", "Internal error",

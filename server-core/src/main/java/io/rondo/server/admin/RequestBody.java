@@ -20,9 +20,13 @@ final class RequestBody {
 
     /**
      * The 413 problem of a body whose Content-Length passes {@code route}'s limit ({@link #MAX_BODY},
-     * or {@code maxUploadBytes} for an upload), or null if it fits or is not declared.
+     * or {@code maxUploadBytes} for an upload, none for a live stream), or null if it fits or is not
+     * declared.
      */
     static Problem declaredTooLarge(HttpRequest head, Route route, long maxUploadBytes) {
+        if (route.live()) {
+            return null;
+        }
         long declared = HttpUtil.getContentLength(head, -1L);
         long limit = route.upload() != null ? maxUploadBytes : MAX_BODY;
         if (declared > limit) {

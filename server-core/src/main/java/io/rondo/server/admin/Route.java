@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * One resource method of the admin port: a method, a path template and the scope it needs.
@@ -17,23 +18,36 @@ import java.util.concurrent.CompletableFuture;
  * @param scope    the scope a caller needs
  * @param action   what it does with a request whose body is read, or null for an upload
  * @param upload   what it does with a body as it streams in, or null
+ * @param live     whether the body is a live stream: of no set length (admin.maxUpload does not
+ *                 apply), and answered whenever its sink says, before it ends if need be
  */
-public record Route(String method, String template, Scope scope, Action action, Upload upload) {
+public record Route(String method, String template, Scope scope, Action action, Upload upload, boolean live) {
 
     /** A route whose body is read whole (up to the admin port's small-body limit) before it runs. */
     public static Route of(String method, String template, Scope scope, Action action) {
-        return new Route(method, template, scope, action, null);
+        return new Route(method, template, scope, action, null, false);
     }
 
-    /** A route that takes its body as it arrives, never whole in memory. */
+    /** A route that takes its body as it arrives, never whole in memory, up to admin.maxUpload. */
     public static Route upload(String method, String template, Scope scope, Upload upload) {
-        return new Route(method, template, scope, null, upload);
+        return new Route(method, template, scope, null, upload, false);
     }
 
-    /** Opens the sink of a streamed body; the request it is given has an empty body. */
+    /**
+     * A route whose body is a live stream (a recording's media): taken as it arrives, of any length,
+     * and answered when its sink's {@link UploadSink#answered()} completes, even before the body ends.
+     */
+    public static Route live(String method, String template, Scope scope, Upload upload) {
+        return new Route(method, template, scope, null, upload, true);
+    }
+
+    /**
+     * Opens the sink of a streamed body; the request it is given has an empty body, {@code loop} is
+     * the connection's event loop, where every call to the sink is made.
+     */
     @FunctionalInterface
     public interface Upload {
-        UploadSink open(ApiRequest request) throws Exception;
+        UploadSink open(ApiRequest request, Executor loop) throws Exception;
     }
 
     /**
@@ -49,6 +63,14 @@ public record Route(String method, String template, Scope scope, Action action, 
 
         /** The body will not complete (the client left, or a limit was passed): undo what was written. */
         void abort();
+
+        /**
+         * The reply, should the sink give one before the body ends (a live recording refused, or
+         * ended by its disk or an operator): the rest of the body is then dropped. Null: it never does.
+         */
+        default CompletableFuture<ApiReply> answered() {
+            return null;
+        }
     }
 
     /** What a route does with a request whose body has been read. */

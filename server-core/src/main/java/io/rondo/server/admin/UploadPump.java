@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An upload's body from one connection into its {@link Route.UploadSink}, with backpressure: the
@@ -24,6 +25,9 @@ final class UploadPump {
 
         /** The whole body is written: the sink's reply, or its failure. */
         void finished(ApiReply reply, Throwable failure);
+
+        /** The sink answered before the body ended: the pump is aborted, the rest of the body dropped. */
+        void answeredEarly(ApiReply reply, Throwable failure);
     }
 
     private final ChannelHandlerContext ctx;
@@ -32,6 +36,7 @@ final class UploadPump {
     private final ArrayDeque<HttpContent> pending = new ArrayDeque<>();
     private Route.UploadSink sink;
     private boolean writing;
+    private boolean leaving;
     private long uploaded;
 
     /**
@@ -49,9 +54,19 @@ final class UploadPump {
 
     /**
      * Pauses the connection's reads and asks for the body's first piece, which may not have come with
-     * the head (a client waiting for 100 Continue).
+     * the head (a client waiting for 100 Continue); a sink that may answer early is heard from now on.
      */
     void start() {
+        Route.UploadSink started = sink;
+        CompletableFuture<ApiReply> early = started.answered();
+        if (early != null) {
+            early.whenComplete((reply, failure) -> ctx.executor().execute(() -> {
+                if (sink == started) {
+                    abort();
+                    listener.answeredEarly(reply, failure);
+                }
+            }));
+        }
         ctx.channel().config().setAutoRead(false);
         ctx.read();
     }
@@ -74,7 +89,11 @@ final class UploadPump {
         }
         HttpContent next = pending.poll();
         if (next == null) {
-            ctx.read();
+            if (leaving) {
+                abort();
+            } else {
+                ctx.read();
+            }
             return;
         }
         boolean last = next instanceof LastHttpContent;
@@ -105,6 +124,17 @@ final class UploadPump {
                 drain();
             }
         }));
+    }
+
+    /**
+     * The client left mid-body, as a live stream's publisher does: the pieces that came before it
+     * left are still written, then the upload is abandoned ({@link #abort}).
+     */
+    void left() {
+        leaving = true;
+        if (!writing && sink != null) {
+            drain();
+        }
     }
 
     /** Abandons the upload: what is pending is dropped, and the sink undoes what it wrote. */

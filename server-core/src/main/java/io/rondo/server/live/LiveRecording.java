@@ -50,7 +50,7 @@ public final class LiveRecording {
     private final Listener listener;
     private final AlignedWrite write;
     private final List<IntConsumer> watchers = new CopyOnWriteArrayList<>();
-    private final LiveStats stats = new LiveStats();
+    private final LiveStats stats;
 
     private final List<Fragment> fragments = new ArrayList<>();
     /** The bytes of fragments [memoryFrom, fragments.size()): every one not yet durable, and a few more. */
@@ -65,7 +65,7 @@ public final class LiveRecording {
     private volatile MediaIndex media;
 
     LiveRecording(LiveFiles.Created files, LiveHeader header, long roundNs, long peakBitsPerSecond, long streamId,
-                  long createdMs, int memoryFragments, Listener listener) {
+                  long createdMs, int memoryFragments, Listener listener, LiveTotals totals) {
         this.files = files;
         this.header = header;
         this.roundNs = roundNs;
@@ -74,6 +74,7 @@ public final class LiveRecording {
         this.createdMs = createdMs;
         this.memoryFragments = Math.max(1, memoryFragments);
         this.listener = listener;
+        this.stats = new LiveStats(totals);
         this.write = new AlignedWrite(2 * peakBytesPerRound());
         this.media = index(List.of());
     }

@@ -142,7 +142,7 @@ public final class LiveRecordings implements AutoCloseable {
             try {
                 LiveFiles.Created created = files.create(id, name, disk, header, reserve);
                 LiveRecording recording = new LiveRecording(created, header, roundNs, peakBitsPerSecond, streamId,
-                    clock.millis(), settings.memoryRounds(), listener);
+                    clock.millis(), settings.memoryRounds(), listener, totals);
                 reservedTo.put(id, reserve);
                 recordings.put(id, recording);
                 totals.recordingStarted();

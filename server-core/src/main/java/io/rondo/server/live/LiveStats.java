@@ -12,10 +12,16 @@ public final class LiveStats {
     private final AtomicLong lateWriteRounds = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong pendingBytes = new AtomicLong();
+    private final LiveTotals totals;
+
+    LiveStats(LiveTotals totals) {
+        this.totals = totals;
+    }
 
     /** The publisher sent {@code bytes} more. */
     public void received(long bytes) {
         received.add(bytes);
+        totals.received(bytes);
     }
 
     void cut() {

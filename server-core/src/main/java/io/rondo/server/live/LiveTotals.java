@@ -1,6 +1,7 @@
 package io.rondo.server.live;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /** What every recording of a server did: for its metrics. */
 public final class LiveTotals {
@@ -10,6 +11,7 @@ public final class LiveTotals {
     private final AtomicLong writeRounds = new AtomicLong();
     private final AtomicLong lateWriteRounds = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
+    private final LongAdder bytesReceived = new LongAdder();
 
     void recordingStarted() {
         started.incrementAndGet();
@@ -22,6 +24,10 @@ public final class LiveTotals {
     void written(long bytes) {
         writeRounds.incrementAndGet();
         bytesWritten.addAndGet(bytes);
+    }
+
+    void received(long bytes) {
+        bytesReceived.add(bytes);
     }
 
     void lateWrite() {
@@ -51,5 +57,10 @@ public final class LiveTotals {
     /** Bytes the recordings wrote, block padding included. */
     public long bytesWritten() {
         return bytesWritten.get();
+    }
+
+    /** Bytes the recordings' publishers sent, every recording. */
+    public long bytesReceived() {
+        return bytesReceived.sum();
     }
 }

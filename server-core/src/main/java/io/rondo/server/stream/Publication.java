@@ -258,6 +258,9 @@ public final class Publication implements LiveRecording.Listener {
             if (failure != null && endCode == null) {
                 endCode = failure.diskFull() ? ErrorCode.DISK_FULL : ErrorCode.WRITE_FAILED;
                 endWhy = failure.message();
+            } else if (failure == null && !ending) {
+                endCode = ErrorCode.ENDED_BY_OPERATOR;
+                endWhy = "an operator stopped the recording";
             }
             over(endCode, endWhy);
         });

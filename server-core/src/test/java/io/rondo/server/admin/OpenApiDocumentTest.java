@@ -86,8 +86,8 @@ class OpenApiDocumentTest {
         SecurityScheme bearer = api.getComponents().getSecuritySchemes().get("bearer");
         assertEquals(SecurityScheme.Type.HTTP, bearer.getType());
         assertEquals("bearer", bearer.getScheme());
-        assertTrue(bearer.getDescription().contains("`read`") && bearer.getDescription().contains("`admin`"),
-            "the scheme's description names both scopes");
+        assertTrue(bearer.getDescription().contains("`read`") && bearer.getDescription().contains("`admin`")
+            && bearer.getDescription().contains("`publish`"), "the scheme's description names the three scopes");
         operations().forEach((label, operation) -> {
             String path = label.substring(label.indexOf(' ') + 1);
             List<SecurityRequirement> security = operation.getSecurity();
@@ -96,7 +96,8 @@ class OpenApiDocumentTest {
                 assertEquals(List.of(), security, label + " needs no token");
                 return;
             }
-            String scope = label.startsWith("GET ") ? "read" : "admin";
+            String scope = label.startsWith("GET ") ? "read" : label.equals("PUT /api/v1/live/{name}") ? "publish"
+                : "admin";
             assertEquals(List.of(new SecurityRequirement().addList("bearer", scope)), security,
                 label + " needs a token of scope " + scope);
             for (String status : List.of("401", "403")) {

@@ -14,13 +14,13 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Live media as encoders write it, made by ffmpeg; tests that need it are skipped where ffmpeg is missing. */
-final class LiveMedia {
+public final class LiveMedia {
 
     private LiveMedia() {
     }
 
     /** Skips the calling test where ffmpeg is not installed, unless {@code -Drondo.ffmpeg.required=true}. */
-    static void assumeFfmpeg() {
+    public static void assumeFfmpeg() {
         boolean installed;
         try {
             installed = run("ffmpeg", "-version").length > 0;
@@ -37,7 +37,7 @@ final class LiveMedia {
      * {@code seconds} of a test picture and a tone, H.264 with a keyframe every {@code gop} frames
      * (25 a second) and AAC, as live fragmented MP4 the way ffmpeg writes it to a pipe.
      */
-    static byte[] fragmentedMp4(int seconds, int gop) {
+    public static byte[] fragmentedMp4(int seconds, int gop) {
         return run("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
             "testsrc2=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", String.valueOf(seconds), "-c:v", "libx264", "-preset", "ultrafast", "-g", String.valueOf(gop),

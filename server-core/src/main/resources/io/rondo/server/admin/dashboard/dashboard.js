@@ -5,14 +5,14 @@
 //   api.js            the admin API with the token; sse.js the event stream, read with fetch
 //   rounds.js         the rounds the chart shows; slack-chart.js the chart (papers/000, Figure 2)
 //   streams-table.js  the running streams and their End buttons
-//   panels.js         the header, D-response against its bound, admission decisions
+//   panels.js         the header, D-response against its bound, admission decisions, recordings
 //   policy.js         the policy form's fields and merge patch; policy-form.js the form
 //   format.js         figures as a person reads them; dom.js the helpers that paint
 
 import { Api, TOKEN_KEY } from './api.js';
 import { $, el } from './dom.js';
 import { formatClock } from './format.js';
-import { paintAdmission, paintInfo, paintResponses, REASONS } from './panels.js';
+import { paintAdmission, paintInfo, paintLive, paintResponses, REASONS } from './panels.js';
 import { PolicyForm } from './policy-form.js';
 import { RoundHistory, roundsInSpan, spanText } from './rounds.js';
 import { SlackChart } from './slack-chart.js';
@@ -79,9 +79,9 @@ class Dashboard {
   }
 
   async #refresh() {
-    const [{ body: info }, { body: disks }, streams, { body: admission }] = await Promise.all([
+    const [{ body: info }, { body: disks }, streams, { body: admission }, { body: live }] = await Promise.all([
       this.#api.get('/api/v1/info'), this.#api.get('/api/v1/disks'), this.#streams(),
-      this.#api.get('/api/v1/admission'),
+      this.#api.get('/api/v1/admission'), this.#api.get('/api/v1/live'),
     ]);
     if (this.#stopped) {
       return;
@@ -93,6 +93,7 @@ class Dashboard {
     paintResponses(disks.items);
     table.show(streams.items, streams.more);
     paintAdmission(admission);
+    paintLive(live);
     $('problem').hidden = true;
   }
 

@@ -1,9 +1,11 @@
 // The panels painted straight from a resource: the server's details in the header, each disk's
-// D-response against its bound (the disks resource), and the admission decisions (the admission
-// resource).
+// D-response against its bound (the disks resource), the admission decisions (the admission
+// resource) and the live recordings with their write rounds (the live resource).
 
 import { $, el } from './dom.js';
-import { DASH, formatClock, formatMs, formatShare, formatUptime } from './format.js';
+import {
+  DASH, formatBitRate, formatBytes, formatClock, formatMs, formatPosition, formatShare, formatUptime,
+} from './format.js';
 
 /** The bar's full width is this much past the bound, so that a response past it shows as past. */
 const BAR_HEADROOM = 1.25;
@@ -72,6 +74,28 @@ export function paintAdmission(admission) {
       d.detail ? el('span', { className: 'detail' }, d.detail) : null);
   }));
   $('admission-none').hidden = recent.length > 0;
+}
+
+/**
+ * The live recordings: how many, their write rounds (late ones in red: a write the disk dropped at
+ * its round's end) and bytes written since the start; then each recording with its disk, rate,
+ * what is durable against what was cut, and its own late write rounds.
+ */
+export function paintLive(live) {
+  const { totals } = live;
+  $('live-summary').replaceChildren(
+    stat('Recording now', String(totals.active)),
+    stat('Write rounds', String(totals.writeRounds)),
+    stat('Late write rounds', String(totals.lateWriteRounds), totals.lateWriteRounds > 0 ? 'bad' : ''),
+    stat('Written', formatBytes(totals.bytesWritten)));
+  $('live-recordings').replaceChildren(...live.items.map((r) => el('li',
+    { className: r.lateWriteRounds > 0 ? 'bad' : '', 'data-name': r.name },
+    el('span', {}, `${r.name} on ${r.disk}, ${formatBitRate(r.recentBitsPerSecond)} of `
+      + `${formatBitRate(r.peakBitsPerSecond)}, durable ${formatPosition(r.durableSeconds)} of `
+      + `${formatPosition(r.recordedSeconds)}, ${count(r.viewers, 'viewer')}`),
+    el('strong', { title: 'write rounds, late ones after the slash' },
+      `${r.writeRounds} / ${r.lateWriteRounds}`))));
+  $('live-none').hidden = live.items.length > 0;
 }
 
 /** "1 round", "3 rounds". */
