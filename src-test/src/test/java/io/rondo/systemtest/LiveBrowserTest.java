@@ -12,9 +12,14 @@ import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -112,6 +117,37 @@ class LiveBrowserTest {
         await("the server ended the recording with END", () -> "ended".equals(text("state")));
         assertTrue(log(recorderWindow).contains("END: "), log(recorderWindow));
         HeadlessChromium.screenshot(browser, "record-page-ended");
+        assertAKeyframeEveryRoundOrTwo(rondo.httpUrl() + "/" + NAME);
+    }
+
+    /**
+     * The recording, as its HTTP download gives it, has a video keyframe at least every two seconds
+     * (the record page asks MediaRecorder for one a round), so a viewer joins near the live edge.
+     */
+    private void assertAKeyframeEveryRoundOrTwo(String url) throws Exception {
+        if (RondoUnderTest.onPath("ffprobe").isEmpty()) {
+            System.out.println("LiveBrowserTest: no ffprobe here; the recording's keyframes are not counted");
+            return;
+        }
+        Path copy = temp.resolve("recorded.webm");
+        try (InputStream in = URI.create(url).toURL().openStream()) {
+            Files.copy(in, copy);
+        }
+        Process probe = new ProcessBuilder("ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+            "packet=pts_time,flags", "-of", "csv=p=0", copy.toString()).redirectErrorStream(true).start();
+        String packets = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(probe.waitFor(60, TimeUnit.SECONDS) && probe.exitValue() == 0, packets);
+        List<Double> keyframes = packets.lines().filter(line -> line.contains("K"))
+            .map(line -> Double.parseDouble(line.substring(0, line.indexOf(',')))).toList();
+        double last = packets.lines().mapToDouble(line -> Double.parseDouble(line.substring(0, line.indexOf(','))))
+            .max().orElse(0);
+        assertTrue(last > 4, "seconds of video recorded: " + last);
+        double gap = 0;
+        for (int i = 1; i < keyframes.size(); i++) {
+            gap = Math.max(gap, keyframes.get(i) - keyframes.get(i - 1));
+        }
+        gap = Math.max(gap, last - keyframes.get(keyframes.size() - 1));
+        assertTrue(gap <= 2.1, "the longest stretch without a keyframe is " + gap + " s; keyframes at " + keyframes);
     }
 
     private void await(String what, Supplier<Boolean> condition) {
