@@ -158,3 +158,22 @@ test('closing after END, before ACCEPT, or after the server closed, sends no CLO
   connection.close();
   assert.deepEqual(lost.types, ['OPEN']);
 });
+
+test('OPEN and SEEK from the live edge carry the FROM_LIVE flag, and going live drops DATA until its answer', () => {
+  const socket = new RecordingSocket();
+  const connection = new Connection(socket);
+  connection.open('/cams/door.webm', 20e9, { rate: 2500000, buffer: 8388608 }, 0, true);
+  const open = new DataView(socket.sent[0]);
+  assert.equal(open.getUint8(3), P.FROM_LIVE, 'OPEN FROM_LIVE');
+  assert.equal(open.getBigInt64(8), 20000000000n, '20 s behind the edge');
+  connection.accepted({ type: 'ACCEPT', live: true, fragmentDurationNs: 1e9 }, 0);
+  assert.equal(connection.take(data(40)), true);
+  connection.seek(0, true);
+  const seek = new DataView(socket.sent[1]);
+  assert.equal(seek.getUint8(3), P.FROM_LIVE, '"go live" is SEEK FROM_LIVE 0');
+  assert.equal(seek.getBigInt64(8), 0n);
+  assert.equal(connection.take(data(41)), false);
+  assert.equal(connection.take(data(58, { discontinuity: true })), true, 'the newest keyframe');
+  connection.seek(5e9);
+  assert.equal(new DataView(socket.sent[2]).getUint8(3), 0, 'an ordinary SEEK has no flag');
+});

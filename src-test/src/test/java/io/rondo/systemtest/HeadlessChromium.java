@@ -35,8 +35,11 @@ final class HeadlessChromium {
     private HeadlessChromium() {
     }
 
-    /** A new browser with its profile in {@code profile}, its console kept; skips the test where there is none. */
-    static ChromeDriver launch(Path profile) {
+    /**
+     * A new browser with its profile in {@code profile}, its console kept, and {@code more} switches
+     * (a fake camera, say); skips the test where there is none.
+     */
+    static ChromeDriver launch(Path profile, String... more) {
         Optional<Path> chromium = installed(System.getProperty("rondo.chromium"), "/usr/bin/chromium",
             "/usr/bin/chromium-browser");
         Optional<Path> driver = installed(System.getProperty("rondo.chromedriver"), "/usr/bin/chromedriver");
@@ -53,6 +56,7 @@ final class HeadlessChromium {
             "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--mute-audio", "--autoplay-policy=no-user-gesture-required",
             "--window-size=1280,800", "--user-data-dir=" + profile.toAbsolutePath());
+        options.addArguments(more);
         options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.get().toFile())
             .usingAnyFreePort().withSilent(true).build();

@@ -76,7 +76,7 @@ class RecordPage {
     switch (outcome.kind) {
       case 'accepted':
         this.log(`ACCEPT stream ${frame.streamId}: ${(frame.fragmentDurationNs / 1e9).toFixed(1)} s rounds`);
-        this.encode(mimeType, bitsPerSecond);
+        this.encode(mimeType, bitsPerSecond, frame.fragmentDurationNs / 1e6);
         this.setState('recording');
         $('watch').href = `/player/?src=${encodeURIComponent(`/${name}`)}`;
         $('watch').hidden = false;
@@ -99,10 +99,15 @@ class RecordPage {
     }
   }
 
-  /** Starts MediaRecorder; each chunk it hands over goes out as MEDIA, in order. */
-  encode(mimeType, bitsPerSecond) {
+  /**
+   * Starts MediaRecorder, asked for a keyframe every round (roundMs), so that a viewer can join near
+   * the live edge (a browser that does not know the option writes one at the start only); each
+   * chunk it hands over goes out as MEDIA, in order.
+   */
+  encode(mimeType, bitsPerSecond, roundMs) {
     const recorder = new MediaRecorder(this.camera, {
       mimeType, videoBitsPerSecond: bitsPerSecond, audioBitsPerSecond: AUDIO_BITS_PER_SECOND,
+      videoKeyFrameIntervalDuration: roundMs,
     });
     this.recorder = recorder;
     recorder.addEventListener('dataavailable', (event) => {

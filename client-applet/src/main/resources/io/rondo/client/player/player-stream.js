@@ -1,0 +1,186 @@
+// The stream half of the web player (player.js): opening a stream on a new connection, and what
+// each frame the server sends does to the feed, the stats and the view, a live object's LIVE frames
+// and "go live" among them. Player extends it with what is held, playback and what a person does;
+// the fields it uses (info, profile, connection, feed, view, live, stats, fragments, video) are
+// Player's.
+
+import { Connection } from './connection.js';
+import * as P from './protocol.js';
+import { StreamSocket, streamUrl } from './stream.js';
+import { formatBytes } from './units.js';
+
+/** States that show a message and wait for the person: playing does not go on by itself. */
+export const STOPPED = ['rejected', 'error', 'unsupported'];
+
+export class PlayerStream {
+  /** Opens a stream at startNs (fromLive: that far behind the live edge) on a new connection, closing the one before. */
+  connect(startNs, fromLive = false) {
+    this.connection?.close();
+    this.view.hideOverlay();
+    this.view.stopCountdown();
+    this.setState('connecting');
+    const socket = new StreamSocket(streamUrl(location, this.info.streamPath));
+    const connection = new Connection(socket);
+    this.connection = connection;
+    this.live.landing = fromLive;
+    const current = () => this.connection === connection && !connection.closed;
+    socket.listen({
+      opened: () => {
+        if (current()) {
+          connection.open(this.name, startNs, this.profile, performance.now(), fromLive);
+          this.log(`OPEN ${this.name} ${fromLive ? 'from live, ' : 'at '}${(startNs / 1e9).toFixed(1)} s`
+            + `${fromLive ? ' behind the edge' : ''}`);
+        }
+      },
+      frame: (frame) => {
+        if (current()) {
+          this.onFrame(frame);
+        }
+      },
+      badFrame: (e) => {
+        if (current()) {
+          this.fail('The stream broke', `The server sent a frame this player cannot read: ${e.message}`, true);
+        }
+      },
+      lost: (event) => {
+        if (current()) {
+          this.lost(connection, event);
+        }
+      },
+    });
+  }
+
+  /** The server (or the network) closed the connection. */
+  lost(connection, event) {
+    connection.close();
+    if (!connection.endReceived && !STOPPED.includes(this.state)) {
+      this.fail('The connection was lost', `The server closed the stream's connection (code ${event.code}`
+        + `${event.reason ? `: ${event.reason}` : ''}) before the clip ended.`, true);
+    }
+  }
+
+  onFrame(frame) {
+    switch (frame.type) {
+      case 'ACCEPT': return this.onAccept(frame);
+      case 'REJECT': return this.onReject(frame);
+      case 'DATA': return this.onData(frame);
+      case 'END': return this.onEnd();
+      case 'LIVE': return this.onLive(frame);
+      case 'ERROR': return this.onError(frame);
+      default: return undefined;
+    }
+  }
+
+  onAccept(accept) {
+    const connection = this.connection;
+    connection.accepted(accept, performance.now());
+    this.log(`ACCEPT stream ${accept.streamId}: ${accept.codecs}, `
+      + `${(accept.fragmentDurationNs / 1e9).toFixed(1)} s fragments, ${formatBytes(accept.initSegment.length)} init`);
+    this.view.stream(accept);
+    this.live.accepted(accept);
+    if (!this.feed.attached) {
+      try {
+        this.feed.attach(accept.codecs ? `${this.info.mimeType}; codecs="${accept.codecs}"` : this.info.mimeType);
+      } catch (e) {
+        connection.close();
+        this.unsupported(`This browser refused ${this.info.mimeType} with codecs ${accept.codecs}: ${e.message}`);
+        return;
+      }
+    }
+    if (accept.live) {
+      this.log('the object is being recorded: LIVE');
+      this.feed.duration(Infinity);
+    }
+    if (accept.initSegment.length > 0) {
+      this.feed.append(accept.initSegment);
+    }
+    this.setState('buffering');
+    connection.startReports(() => this.heldAhead(accept.fragmentDurationNs));
+    this.feed.pump();
+    if (accept.live && this.goLiveOnAccept) {
+      this.goLive();
+    }
+    this.goLiveOnAccept = false;
+  }
+
+  /** LIVE: the recording has got further; with ENDED the object is an ordinary one of that length. */
+  onLive(frame) {
+    this.live.update(frame);
+    if (frame.ended) {
+      this.info.durationNs = frame.recordedNs;
+      this.log(`the recording ended at ${(frame.recordedNs / 1e9).toFixed(1)} s`);
+    }
+  }
+
+  /** "Go live": SEEK from the live edge, and the playing position moves to its first fragment. */
+  goLive() {
+    const connection = this.connection;
+    if (!this.live.live || !connection?.streaming) {
+      return;
+    }
+    this.feed.dropQueuedAppends();
+    connection.seek(0, true);
+    connection.resume();
+    this.live.landing = true;
+    this.wantPlay = true;
+    this.log('SEEK to the live edge');
+    this.setState('buffering');
+  }
+
+  onReject(reject) {
+    this.connection.close();
+    const reason = P.RejectReason[reject.reason];
+    this.setState('rejected');
+    this.log(`REJECT ${reason.name}: ${reject.message}`, true);
+    const title = reason.retry ? 'The server is busy' : 'The server cannot play this';
+    this.view.show(title, reason.text, { detail: reject.message, retry: reason.retry });
+    if (reason.retry && reject.retryAfterSeconds > 0) {
+      this.view.startCountdown(reject.retryAfterSeconds, () => this.connect(this.resumeAtNs()));
+    }
+  }
+
+  onData(data) {
+    const connection = this.connection;
+    if (!connection.take(data)) {
+      return;
+    }
+    const now = performance.now();
+    const bytes = data.fragment.byteLength;
+    this.stats.received(now, bytes, connection);
+    const lateMs = connection.lateByMs(data, now);
+    if (lateMs > 0) {
+      this.stats.glitches++;
+      this.log(`fragment ${data.fragmentIndex} arrived ${lateMs.toFixed(0)} ms after its deadline`, true);
+    }
+    if (data.discontinuity) {
+      this.log(`from ${(data.presentationNs / 1e9).toFixed(1)} s (fragment ${data.fragmentIndex})`);
+    }
+    this.fragments.add(data.presentationNs, bytes);
+    this.live.kept(data.presentationNs);
+    if (this.feed.placedByOffset && (data.discontinuity || data.sequence === 0)) {
+      // Byte streams without timestamps (MP3) are placed by the fragment's presentation time.
+      this.feed.offset(data.presentationNs / 1e9);
+    }
+    this.feed.append(data.fragment);
+    this.feed.pump();
+  }
+
+  onEnd() {
+    this.connection.ended();
+    this.log(`END after ${this.stats.fragments} fragments`);
+    this.feed.pump();
+  }
+
+  onError(error) {
+    this.log(`ERROR ${error.codeName}: ${error.message}`, true);
+    this.fail('The server ended the stream', `${error.message} (${error.codeName})`, true);
+  }
+
+  /** What REPORT says is held ahead of the playing position. */
+  heldAhead(fragmentDurationNs) {
+    return {
+      bufferedNs: Math.round(this.aheadS() * 1e9),
+      bufferedBytes: this.fragments.bytesFrom(this.video.currentTime * 1e9, fragmentDurationNs),
+    };
+  }
+}
