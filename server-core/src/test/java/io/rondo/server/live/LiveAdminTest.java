@@ -110,6 +110,8 @@ class LiveAdminTest {
         HttpResponse<String> read = put("cams/a.mp4", READ, "video/mp4", new byte[10]);
         assertEquals(403, read.statusCode(), read.body());
         assertTrue(read.body().contains("this needs the publish or the admin token"), read.body());
+        assertEquals("Bearer realm=\"rondo\", error=\"insufficient_scope\", scope=\"publish\"",
+            read.headers().firstValue("WWW-Authenticate").orElse(""));
 
         HttpResponse<String> taken = put("t.txt", PUBLISH, "video/mp4", new byte[10]);
         assertEquals(409, taken.statusCode(), taken.body());
