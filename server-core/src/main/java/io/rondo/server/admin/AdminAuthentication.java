@@ -25,8 +25,10 @@ final class AdminAuthentication {
         if (!scope.allows(route.scope())) {
             throw scope == Scope.PUBLIC ? Problem.unauthorized("this resource needs a bearer token: "
                 + "Authorization: Bearer TOKEN", false)
-                : Problem.forbidden(route.scope() == Scope.PUBLISH ? "this needs the publish or the admin token"
-                    : scope == Scope.READ ? "this needs the admin token; the read token only reads"
+                : route.scope() == Scope.PUBLISH ? Problem.forbidden("this needs the publish or the admin token")
+                    .header("WWW-Authenticate", "Bearer realm=\"rondo\", error=\"insufficient_scope\", "
+                        + "scope=\"publish\"")
+                : Problem.forbidden(scope == Scope.READ ? "this needs the admin token; the read token only reads"
                     : "this needs the read or the admin token; the publish token only publishes");
         }
         return scope;

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -32,7 +34,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 import static org.awaitility.Awaitility.await;
@@ -42,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The recordings on the admin port, {@code /api/v1/live}, through a whole server on real disks:
- * ffmpeg publishing with an HTTP PUT, each bad PUT refused with its reason, a stream-protocol
+ * ffmpeg publishing fragmented MP4 and WebM with an HTTP PUT, each bad PUT refused with its reason, a stream-protocol
  * publisher listed while it records and stopped by an operator.
  */
 class LiveAdminTest {
@@ -74,31 +78,42 @@ class LiveAdminTest {
         library.close();
     }
 
-    @Test
+    /**
+     * ffmpeg publishes 5 s of a test picture and a tone with {@code -method PUT}: fragmented MP4
+     * named .mp4 (the container from the name), and WebM named without an extension (the container
+     * from {@code Content-Type: video/webm}).
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "cams/put.mp4, -c:v libx264 -preset ultrafast -g 25 -c:a aac -f mp4 -movflags "
+            + "+frag_keyframe+empty_moov+default_base_moof",
+        "cams/put-webm, -c:v libvpx -deadline realtime -cpu-used 8 -g 25 -c:a libopus -f webm "
+            + "-content_type video/webm"})
     @Timeout(120)
-    void ffmpegPublishesWithAnHttpPutAndTheRecordingPlays() throws Exception {
+    void ffmpegPublishesWithAnHttpPutAndTheRecordingPlays(String name, String encoding) throws Exception {
         LiveMedia.assumeFfmpeg();
-        LiveMedia.run("ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-            "testsrc2=size=160x120:rate=25", "-f", "lavfi", "-i", "sine", "-t", "5", "-c:v", "libx264",
-            "-preset", "ultrafast", "-g", "25", "-c:a", "aac", "-f", "mp4", "-movflags",
-            "+frag_keyframe+empty_moov+default_base_moof", "-method", "PUT", "-headers",
-            "Authorization: Bearer " + PUBLISH + "\r\n", server.admin().url() + "/api/v1/live/cams/put.mp4");
+        List<String> command = new ArrayList<>(List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f",
+            "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-f", "lavfi", "-i", "sine", "-t", "5"));
+        command.addAll(List.of(encoding.split(" ")));
+        command.addAll(List.of("-method", "PUT", "-headers", "Authorization: Bearer " + PUBLISH + "\r\n",
+            server.admin().url() + "/api/v1/live/" + name));
+        LiveMedia.run(command.toArray(String[]::new));
 
         await().atMost(Duration.ofSeconds(20)).until(() -> server.recordings().all().isEmpty());
-        MediaObject recorded = library.store().catalog().byName("/cams/put.mp4").orElseThrow();
+        MediaObject recorded = library.store().catalog().byName("/" + name).orElseThrow();
         int fragments = recorded.media().fragments().size();
         assertTrue(fragments >= 5 && fragments <= 6, "5 s in rounds of 1 s, was " + fragments + " fragments");
 
         ByteArrayOutputStream played = new ByteArrayOutputStream();
         try (StreamClient viewer = StreamClient.connect("127.0.0.1", server.streams().address().getPort())) {
-            Accept accept = viewer.open("cams/put.mp4", 0, new ClientProfile(50_000_000, 256L << 20));
+            Accept accept = viewer.open(name, 0, new ClientProfile(50_000_000, 256L << 20));
             played.write(bytes(accept.initSegment()));
             Data data;
             while ((data = viewer.nextData()) != null) {
                 played.write(bytes(data.payload()));
             }
         }
-        Path copy = Files.write(temp.resolve("played.mp4"), played.toByteArray());
+        Path copy = Files.write(temp.resolve("played"), played.toByteArray());
         long video = LiveMedia.packets(copy).stream().filter(packet -> packet.startsWith("0,")).count();
         assertEquals(125, video, "every frame of 5 s at 25 frames a second recorded and played");
     }
@@ -110,6 +125,8 @@ class LiveAdminTest {
         HttpResponse<String> read = put("cams/a.mp4", READ, "video/mp4", new byte[10]);
         assertEquals(403, read.statusCode(), read.body());
         assertTrue(read.body().contains("this needs the publish or the admin token"), read.body());
+        assertEquals("Bearer realm=\"rondo\", error=\"insufficient_scope\", scope=\"publish\"",
+            read.headers().firstValue("WWW-Authenticate").orElse(""));
 
         HttpResponse<String> taken = put("t.txt", PUBLISH, "video/mp4", new byte[10]);
         assertEquals(409, taken.statusCode(), taken.body());
