@@ -132,7 +132,7 @@ public final class DiskProfiler {
                 * (1 - FREE_SPACE_MARGIN)) / WRITE_CHUNK * WRITE_CHUNK);
             List<Sample> writeSamples = measureWrites(scratch, spanBytes, buffer, listener);
             Fit fit = ServiceTimeFit.fit(samples);
-            Fit writeFit = ServiceTimeFit.fit(writeSamples);
+            Fit writeFit = writeFit(writeSamples, fit);
             return new Result(dir.toAbsolutePath().normalize(), device, io.kind(), fileBytes,
                 started.truncatedTo(ChronoUnit.SECONDS), (nanoClock.nanoTime() - startNs) / 1e9, rows(samples, fit),
                 fit, rows(writeSamples, writeFit), writeFit);
@@ -346,6 +346,19 @@ public final class DiskProfiler {
      * The fitted service time {@code t(s) = accessMs + s / transferBytesPerSecond}, and the access
      * time {@code accessMaxMs} with which the same line lies above every read measured.
      */
+    /**
+     * The writes' model: fitted as the reads' are, or, where a write's time does not grow with its
+     * size (the {@code fdatasync} each waits for dominates, as on a device with a write cache), at
+     * the reads' transfer rate with the access time the writes took.
+     */
+    private static Fit writeFit(List<Sample> writeSamples, Fit readFit) {
+        try {
+            return ServiceTimeFit.fit(writeSamples);
+        } catch (IOException flat) {
+            return ServiceTimeFit.fitAtRate(writeSamples, readFit.transferBytesPerSecond());
+        }
+    }
+
     public record Fit(double accessMs, double accessMaxMs, double transferBytesPerSecond) {
 
         /** The fitted mean service time of an IO of {@code bytes}, in milliseconds. */

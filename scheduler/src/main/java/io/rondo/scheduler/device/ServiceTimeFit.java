@@ -45,7 +45,25 @@ final class ServiceTimeFit {
             throw new IOException("cannot fit t(s) = a + s/R: the measured times do not grow with the IO size "
                 + "(is something caching the reads?)");
         }
-        accessNs = Math.max(accessNs, 0);
+        return withRate(samples, Math.max(accessNs, 0), nsPerByte);
+    }
+
+    /**
+     * The model of IOs whose times do not grow with their size, as writes that each wait for a
+     * {@code fdatasync} may not on a device with a write cache: the transfer rate {@code
+     * bytesPerSecond} another fit found (the reads'), and the access time that, at that rate, the
+     * mean IO of each size takes at the most; its slowest IO bounds the worst.
+     */
+    static DiskProfiler.Fit fitAtRate(List<Sample> samples, double bytesPerSecond) {
+        double nsPerByte = 1e9 / bytesPerSecond;
+        double accessNs = 0;
+        for (Sample sample : samples) {
+            accessNs = Math.max(accessNs, sample.meanNs() - sample.size * nsPerByte);
+        }
+        return withRate(samples, accessNs, nsPerByte);
+    }
+
+    private static DiskProfiler.Fit withRate(List<Sample> samples, double accessNs, double nsPerByte) {
         double accessMaxNs = accessNs;
         for (Sample sample : samples) {
             accessMaxNs = Math.max(accessMaxNs, sample.maxNs() - sample.size * nsPerByte);
