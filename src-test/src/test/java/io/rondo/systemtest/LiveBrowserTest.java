@@ -112,6 +112,17 @@ class LiveBrowserTest {
         assertEquals("0", text("stat-stalls"), "the live recording stalled:\n" + log(viewerWindow));
         HeadlessChromium.screenshot(browser, "player-watching-live");
 
+        browser.get(watch + "&behind=4");
+        await("the player plays 4 s behind the live edge", () -> "playing".equals(state()));
+        assertTrue(log(viewerWindow).contains("OPEN /" + NAME + " from live, 4.0 s behind the edge"),
+            log(viewerWindow));
+        if (Boolean.TRUE.equals(browser.executeScript("return window.rondoPlayer.connection.accept.live;"))) {
+            await("the delay behind live is shown", () -> text("live-delay").startsWith("\u22120:0"));
+            int delay = Integer.parseInt(text("live-delay").substring(4));
+            assertTrue(delay >= 3 && delay <= 7, "about 4 s behind the edge: " + text("live-delay"));
+        }
+        HeadlessChromium.screenshot(browser, "player-timeshifted");
+
         browser.switchTo().window(recorderWindow);
         browser.findElement(By.id("stop")).click();
         await("the server ended the recording with END", () -> "ended".equals(text("state")));

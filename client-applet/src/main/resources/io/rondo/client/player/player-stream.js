@@ -89,6 +89,7 @@ export class PlayerStream {
     }
     if (accept.live) {
       this.log('the object is being recorded: LIVE');
+      this.view.recording(this.info);
       this.feed.duration(Infinity);
     }
     if (accept.initSegment.length > 0) {
@@ -108,6 +109,7 @@ export class PlayerStream {
     this.live.update(frame);
     if (frame.ended) {
       this.info.durationNs = frame.recordedNs;
+      this.view.details(this.info);
       this.log(`the recording ended at ${(frame.recordedNs / 1e9).toFixed(1)} s`);
     }
   }

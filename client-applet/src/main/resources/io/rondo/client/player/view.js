@@ -46,6 +46,11 @@ export class View {
     $('seek').max = String(seconds);
   }
 
+  /** Under the title of a live object: its type, and that it is being recorded (its length grows). */
+  recording(info) {
+    $('subtitle').textContent = `${info.mseType} \u00b7 being recorded`;
+  }
+
   profile(profile) {
     $('stat-profile').textContent = `${formatByteRate(profile.rate)}, ${formatBytes(profile.buffer)} buffer `
       + `(${profile.source})`;
