@@ -60,7 +60,7 @@ class NettyLeakTest {
                 gone.reset();
             }
             try (RawStreamConnection bad = RawStreamConnection.connect(rondo.streamPort(), 0)) {
-                bad.send(new byte[] {0x52, 0x01, 0x07, 0, 0, 0, 0, 0});
+                bad.send(new byte[] {0x52, 0x01, 0x09, 0, 0, 0, 0, 0});
                 while (bad.next() != null) {
                     // Read to the server's close; each read waits, with a timeout, for the next frame.
                 }

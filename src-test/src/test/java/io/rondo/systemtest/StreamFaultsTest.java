@@ -108,7 +108,7 @@ class StreamFaultsTest {
             Arguments.of("garbage bytes", hex("00 ff 13 37 00 00 00 00 de ad be ef"), ErrorCode.MALFORMED_FRAME),
             Arguments.of("a bad magic", hex("53 01 05 00 00 00 00 00"), ErrorCode.MALFORMED_FRAME),
             Arguments.of("version 2", hex("52 02 01 00 00 00 00 00"), ErrorCode.UNSUPPORTED_VERSION),
-            Arguments.of("an unknown type", hex("52 01 07 00 00 00 00 00"), ErrorCode.UNKNOWN_FRAME_TYPE),
+            Arguments.of("an unknown type", hex("52 01 09 00 00 00 00 00"), ErrorCode.UNKNOWN_FRAME_TYPE),
             Arguments.of("a reserved flag", hex("52 01 05 80 00 00 00 00"), ErrorCode.MALFORMED_FRAME),
             Arguments.of("a length past 16 MiB", hex("52 01 01 00 01 00 00 01"), ErrorCode.FRAME_TOO_LARGE),
             Arguments.of("a length of 4 GiB - 1", hex("52 01 83 00 ff ff ff ff"), ErrorCode.FRAME_TOO_LARGE),
