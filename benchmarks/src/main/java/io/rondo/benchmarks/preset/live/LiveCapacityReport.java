@@ -29,24 +29,32 @@ final class LiveCapacityReport {
     static final String MARKDOWN = "live-capacity.md";
     /** The chart's file name. */
     static final String PNG = "live-capacity.png";
+    /** The series of the edge viewers' delay behind live. */
+    static final String BEHIND_LIVE = "edge viewers: delay behind live, sent to DATA";
 
     private final Map<String, Object> settings;
     private final LiveRig.Recordings recordings;
     private final LoadSummary viewers;
     private final DelayLog lateness;
+    private final DelayLog behindLive;
     private final GreedyProcess greedy;
     private final Map<String, Object> admin;
     private final List<String> deleteFailures;
     private final long runtimeNs;
 
-    /** @param viewers the viewers' summary; null when no recording was accepted, so none could be watched */
+    /**
+     * @param viewers the viewers' summary; null when no recording was accepted, so none could be watched
+     * @param behindLive the edge viewers' delay behind live: a DATA's arrival minus the send of the bytes
+     *     that complete its fragment
+     */
     LiveCapacityReport(Map<String, Object> settings, LiveRig.Recordings recordings, LoadSummary viewers,
-                       DelayLog lateness, GreedyProcess greedy, Map<String, Object> admin, List<String> deleteFailures,
-                       long runtimeNs) {
+                       DelayLog lateness, DelayLog behindLive, GreedyProcess greedy, Map<String, Object> admin,
+                       List<String> deleteFailures, long runtimeNs) {
         this.settings = settings;
         this.recordings = recordings;
         this.viewers = viewers;
         this.lateness = lateness;
+        this.behindLive = behindLive;
         this.greedy = greedy;
         this.admin = admin;
         this.deleteFailures = deleteFailures;
@@ -56,6 +64,7 @@ final class LiveCapacityReport {
     List<DelaySeries> series() {
         return List.of(new DelaySeries("writes: sent to DURABLE, per round", recordings.durability(), true),
             new DelaySeries("viewers: DATA arrival after its deadline", lateness, false),
+            new DelaySeries(BEHIND_LIVE, behindLive, false),
             new DelaySeries("greedy GETs: whole file", greedy.log(), false));
     }
 
@@ -65,7 +74,8 @@ final class LiveCapacityReport {
             json());
         Files.writeString(folder.resolve(MARKDOWN), markdown(), StandardCharsets.UTF_8);
         DelaySeries.chart("Recordings, live and timeshifted viewers and greedy downloads together",
-            "x: write latency (solid) or lateness, service time (dashed), ms", series(), folder.resolve(PNG));
+            "x: write latency (solid) or lateness, delay behind live, service time (dashed), ms", series(),
+            folder.resolve(PNG));
     }
 
     Map<String, Object> json() {
@@ -104,6 +114,10 @@ final class LiveCapacityReport {
             f.put("viewers' streams, by how they ended", String.valueOf(((Map<?, ?>) v.get("streams")).get("ended")));
             f.put("fragments received / late", ((Map<?, ?>) v.get("fragments")).get("received") + " / "
                 + viewers.lateFragments());
+            Map<String, Object> delay = new DelaySeries(BEHIND_LIVE, behindLive, false).json();
+            f.put("delay behind live at the edge, p50 / p90 / p99 / max ms", String.format(Locale.ROOT,
+                "%.0f / %.0f / %.0f / %.0f (%d DATA)", delay.get("p50Ms"), delay.get("p90Ms"), delay.get("p99Ms"),
+                delay.get("maxMs"), (Long) delay.get("count")));
         }
         f.put("greedy downloads", String.format(Locale.ROOT, "%.0f MB/s, %d failed", greedyMegabytesPerSecond(),
             greedy.log().failures()));
