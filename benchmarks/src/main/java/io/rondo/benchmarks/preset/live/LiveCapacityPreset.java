@@ -150,7 +150,7 @@ public final class LiveCapacityPreset implements Callable<Integer> {
             GreedyProcess greedyRun = new GreedyProcess(live.greedyNice, work, rondo.host(), rondo.httpPort(),
                 LiveRig.greedyPaths(big, greedy), endNs, "live-capacity", clock);
             DelayLog lateness = new DelayLog();
-            DelayLog behindLive = new DelayLog();
+            DelayLog[] behindLive = {new DelayLog(), new DelayLog()};
             LoadSummary summary = null;
             if (!recorded.publishers().isEmpty()) {
                 PacedReader.parkingOn(clock::nanoTime).sleepUntil(startNs + (behind + 1) * LiveRig.SECOND_NS);
@@ -175,10 +175,12 @@ public final class LiveCapacityPreset implements Callable<Integer> {
      * The viewers: the {@code i}-th watches recording {@code (i / 2) mod accepted}, opened FROM_LIVE:
      * at its live edge (0 behind) when {@code i} is even, {@code behindNs} behind it when odd; each
      * DATA's arrival after its deadline goes to {@code lateness}, and an edge viewer's arrival after
-     * the bytes that complete its fragment were sent to {@code behindLive} (both on {@code clock}).
+     * the bytes that complete its fragment were sent (both on {@code clock}) to {@code behindLive[0]},
+     * and to {@code behindLive[1]} but for each viewer's first DATA (the newest fragment, already cut
+     * when it opened).
      */
     private LoadSummary view(ServeProcess rondo, LiveRig.Recordings recorded, int viewers, long behindNs,
-                             long rampNs, long durationNs, DelayLog lateness, DelayLog behindLive, NanoClock clock)
+                             long rampNs, long durationNs, DelayLog lateness, DelayLog[] behindLive, NanoClock clock)
         throws InterruptedException {
         List<PacedPublisher> publishers = recorded.publishers();
         List<String> names = recorded.names();
@@ -186,6 +188,7 @@ public final class LiveCapacityPreset implements Callable<Integer> {
             durationNs, new ClientProfile(4 * MIB, 16 * MIB), false, 2, index -> new LoadSettings.Target(
                 names.get((index / 2) % names.size()), index % 2 == 0 ? 0 : behindNs, true));
         LoadRun run = new LoadRun(load, clock::nanoTime, console);
+        boolean[] first = new boolean[viewers];
         run.listen(new FragmentListener() {
             @Override
             public void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long fragmentNs,
@@ -193,8 +196,12 @@ public final class LiveCapacityPreset implements Callable<Integer> {
                 lateness.record(arrivalNs - dueNs, bytes);
                 long sentNs = publishers.get((stream / 2) % names.size()).fragmentSentNs(fragmentIndex);
                 if (stream % 2 == 0 && sentNs != 0) {
-                    behindLive.record(arrivalNs - sentNs, bytes);
+                    behindLive[0].record(arrivalNs - sentNs, bytes);
+                    if (first[stream]) {
+                        behindLive[1].record(arrivalNs - sentNs, bytes);
+                    }
                 }
+                first[stream] = true;
             }
 
             @Override
