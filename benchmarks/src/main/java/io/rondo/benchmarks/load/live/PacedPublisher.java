@@ -128,8 +128,7 @@ public final class PacedPublisher implements Runnable {
         }
         int upTo = (int) Math.min(durable.fragments(), feed.fragments());
         for (; seenFragments < upTo; seenFragments++) {
-            int slice = feed.doneBySlice(seenFragments);
-            long sentNs = slice < slicesSent ? sliceSentNs.get(slice) : closeSentNs;
+            long sentNs = fragmentSentNs(seenFragments);
             if (sentNs == 0) {
                 continue;
             }
@@ -139,6 +138,21 @@ public final class PacedPublisher implements Runnable {
                 lateFragments++;
             }
         }
+    }
+
+    /**
+     * When the bytes that complete the {@code fragment}-th fragment (from 0) were sent, on the
+     * publisher's clock: the slice that completes it, or CLOSE for the last; 0 if they have not been
+     * sent yet, or the feed makes no such fragment. A viewer's DATA of that fragment arriving at
+     * {@code t} is {@code t} minus this behind live.
+     */
+    public long fragmentSentNs(long fragment) {
+        LiveFeed slices = feed;
+        if (slices == null || fragment < 0 || fragment >= slices.fragments()) {
+            return 0;
+        }
+        int slice = slices.doneBySlice((int) fragment);
+        return slice < slicesSent ? sliceSentNs.get(slice) : closeSentNs;
     }
 
     /** Fragments whose DURABLE came later than the limit. */

@@ -10,7 +10,7 @@ public interface FragmentListener {
     /** Hears nothing. */
     FragmentListener NONE = new FragmentListener() {
         @Override
-        public void fragment(int stream, long arrivalNs, long dueNs, long durationNs, int bytes) {
+        public void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long durationNs, int bytes) {
             // Nothing listens.
         }
 
@@ -24,12 +24,13 @@ public interface FragmentListener {
      * A DATA's last byte arrived.
      *
      * @param stream the stream's number in the run, from 0
+     * @param fragmentIndex the DATA's fragment index in the object
      * @param arrivalNs when, on the run's clock
      * @param dueNs its deadline on the same clock (ACCEPT's arrival plus the DATA's deadline)
      * @param durationNs its display time (ACCEPT's fragment duration)
      * @param bytes its size
      */
-    void fragment(int stream, long arrivalNs, long dueNs, long durationNs, int bytes);
+    void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long durationNs, int bytes);
 
     /** The stream has ended, however it ended: no more DATA will come. */
     void ended(int stream);

@@ -31,9 +31,15 @@ public record LoadSettings(String host, int port, String objectName, int streams
      * One OPEN's object and start.
      *
      * @param objectName the object's name in the catalog
-     * @param startNs where to start, in nanoseconds of presentation time
+     * @param startNs where to start, in nanoseconds of presentation time; with {@code fromLive}, how far
+     *     behind the live edge
+     * @param fromLive whether the OPEN counts {@code startNs} back from the live edge (FROM_LIVE)
      */
-    public record Target(String objectName, long startNs) {
+    public record Target(String objectName, long startNs, boolean fromLive) {
+        /** An OPEN at {@code startNs} from the object's start. */
+        public Target(String objectName, long startNs) {
+            this(objectName, startNs, false);
+        }
     }
 
     /** Every player opens {@code objectName} from its start. */

@@ -16,6 +16,7 @@ import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.FrameDecoder;
+import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.ProtocolException;
 import io.rondo.client.protocol.Reject;
@@ -179,6 +180,8 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
             accept(accept, nowNs);
         } else if (frame instanceof Reject reject && state == State.OPENING) {
             reject(reject, nowNs);
+        } else if (frame instanceof Live && (state == State.STREAMING || state == State.CLOSING)) {
+            // How far the recording of a live object has got: the player plays what DATA brings.
         } else if (frame instanceof End && (state == State.STREAMING || state == State.CLOSING)) {
             finish(state == State.CLOSING ? Outcome.CLOSED : Outcome.ENDED, null);
         } else if (frame instanceof ErrorFrame error) {
@@ -194,7 +197,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         openNs = nowNs;
         state = State.OPENING;
         LoadSettings.Target target = settings.target(index);
-        write(new Open(target.objectName(), target.startNs(), settings.profile()));
+        write(new Open(target.objectName(), target.startNs(), settings.profile(), target.fromLive()));
     }
 
     private void accept(Accept accept, long nowNs) {
@@ -249,7 +252,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         lastPresentationNs = data.presentationNs();
         lastArrivalNs = nowNs;
         results.fragment(latenessNs, size, nowNs);
-        listener.fragment(index, nowNs, acceptNs + data.deadlineNs(), fragmentDurationNs, size);
+        listener.fragment(index, data.fragmentIndex(), nowNs, acceptNs + data.deadlineNs(), fragmentDurationNs, size);
         buffer.received(data.presentationNs(), fragmentDurationNs, size, acceptNs + data.deadlineNs());
         if (buffer.full(nowNs) && ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(false);

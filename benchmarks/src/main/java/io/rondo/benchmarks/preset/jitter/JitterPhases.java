@@ -78,7 +78,8 @@ final class JitterPhases {
             }
             run.listen(new FragmentListener() {
                 @Override
-                public void fragment(int stream, long arrivalNs, long dueNs, long durationNs, int bytes) {
+                public void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long durationNs,
+                                     int bytes) {
                     sources[stream].offer(new FragmentSource.Fragment(arrivalNs, dueNs, durationNs, bytes));
                 }
 

@@ -46,9 +46,10 @@ import java.util.concurrent.Callable;
         "",
         "ffmpeg makes a live fragmented MP4 (4 Mbit/s, a keyframe a second); --recordings publishers send it in real "
             + "time (declared peak --peak). Once --behind seconds are recorded, --viewers players open over --ramp "
-            + "seconds, each on a recording in turn: even ones at the recorded duration (the live edge), odd ones "
-            + "--behind seconds behind it; each plays for --duration. --greedy readers GET large files whole from "
-            + "Rondo's HTTP port meanwhile. Results go to --out."
+            + "seconds, each on a recording in turn, FROM_LIVE: even ones at the live edge, odd ones --behind "
+            + "seconds behind it; each plays for --duration. --greedy readers GET large files whole from Rondo's "
+            + "HTTP port meanwhile. The edge viewers' delay behind live is each DATA's arrival minus the send of "
+            + "the bytes that complete its fragment. Results go to --out."
     })
 public final class LiveCapacityPreset implements Callable<Integer> {
 
@@ -149,18 +150,19 @@ public final class LiveCapacityPreset implements Callable<Integer> {
             GreedyProcess greedyRun = new GreedyProcess(live.greedyNice, work, rondo.host(), rondo.httpPort(),
                 LiveRig.greedyPaths(big, greedy), endNs, "live-capacity", clock);
             DelayLog lateness = new DelayLog();
+            DelayLog[] behindLive = {new DelayLog(), new DelayLog()};
             LoadSummary summary = null;
             if (!recorded.publishers().isEmpty()) {
                 PacedReader.parkingOn(clock::nanoTime).sleepUntil(startNs + (behind + 1) * LiveRig.SECOND_NS);
                 summary = view(rondo, recorded, m, behind * LiveRig.SECOND_NS, ramp * LiveRig.SECOND_NS,
-                    duration * LiveRig.SECOND_NS, lateness, clock);
+                    duration * LiveRig.SECOND_NS, lateness, behindLive, clock);
             }
             recorded.join();
             greedyRun.stop();
             Map<String, Object> admin = AdminLive.read(rondo);
             List<String> deleteFailures = LiveRig.delete(rondo, recorded.names());
-            report = new LiveCapacityReport(settings, recorded, summary, lateness, greedyRun, admin, deleteFailures,
-                clock.nanoTime() - startedNs);
+            report = new LiveCapacityReport(settings, recorded, summary, lateness, behindLive, greedyRun, admin,
+                deleteFailures, clock.nanoTime() - startedNs);
         }
         report.write(out);
         console.print(report.text());
@@ -170,26 +172,36 @@ public final class LiveCapacityPreset implements Callable<Integer> {
     }
 
     /**
-     * The viewers: the {@code i}-th watches recording {@code (i / 2) mod accepted}, at its live edge
-     * when {@code i} is even, {@code behindNs} behind it when odd; each DATA's arrival after its
-     * deadline goes to {@code lateness}.
+     * The viewers: the {@code i}-th watches recording {@code (i / 2) mod accepted}, opened FROM_LIVE:
+     * at its live edge (0 behind) when {@code i} is even, {@code behindNs} behind it when odd; each
+     * DATA's arrival after its deadline goes to {@code lateness}, and an edge viewer's arrival after
+     * the bytes that complete its fragment were sent (both on {@code clock}) to {@code behindLive[0]},
+     * and to {@code behindLive[1]} but for each viewer's first DATA (the newest fragment, already cut
+     * when it opened).
      */
     private LoadSummary view(ServeProcess rondo, LiveRig.Recordings recorded, int viewers, long behindNs,
-                             long rampNs, long durationNs, DelayLog lateness, NanoClock clock)
+                             long rampNs, long durationNs, DelayLog lateness, DelayLog[] behindLive, NanoClock clock)
         throws InterruptedException {
         List<PacedPublisher> publishers = recorded.publishers();
         List<String> names = recorded.names();
         LoadSettings load = new LoadSettings(rondo.host(), rondo.streamPort(), names.get(0), viewers, rampNs,
-            durationNs, new ClientProfile(4 * MIB, 16 * MIB), false, 2, index -> {
-                int r = (index / 2) % names.size();
-                long edgeNs = publishers.get(r).durableNs();
-                return new LoadSettings.Target(names.get(r), index % 2 == 0 ? edgeNs : Math.max(0, edgeNs - behindNs));
-            });
+            durationNs, new ClientProfile(4 * MIB, 16 * MIB), false, 2, index -> new LoadSettings.Target(
+                names.get((index / 2) % names.size()), index % 2 == 0 ? 0 : behindNs, true));
         LoadRun run = new LoadRun(load, clock::nanoTime, console);
+        boolean[] first = new boolean[viewers];
         run.listen(new FragmentListener() {
             @Override
-            public void fragment(int stream, long arrivalNs, long dueNs, long fragmentNs, int bytes) {
+            public void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long fragmentNs,
+                                 int bytes) {
                 lateness.record(arrivalNs - dueNs, bytes);
+                long sentNs = publishers.get((stream / 2) % names.size()).fragmentSentNs(fragmentIndex);
+                if (stream % 2 == 0 && sentNs != 0) {
+                    behindLive[0].record(arrivalNs - sentNs, bytes);
+                    if (first[stream]) {
+                        behindLive[1].record(arrivalNs - sentNs, bytes);
+                    }
+                }
+                first[stream] = true;
             }
 
             @Override

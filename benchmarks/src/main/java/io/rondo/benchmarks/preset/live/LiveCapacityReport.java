@@ -29,24 +29,34 @@ final class LiveCapacityReport {
     static final String MARKDOWN = "live-capacity.md";
     /** The chart's file name. */
     static final String PNG = "live-capacity.png";
+    /** The series of the edge viewers' delay behind live. */
+    static final String BEHIND_LIVE = "edge viewers: delay behind live, sent to DATA";
+    /** The same but for each viewer's first DATA, the newest fragment, already cut when it opened. */
+    static final String BEHIND_LIVE_AFTER_FIRST = "edge viewers: delay behind live, after the first DATA";
 
     private final Map<String, Object> settings;
     private final LiveRig.Recordings recordings;
     private final LoadSummary viewers;
     private final DelayLog lateness;
+    private final DelayLog[] behindLive;
     private final GreedyProcess greedy;
     private final Map<String, Object> admin;
     private final List<String> deleteFailures;
     private final long runtimeNs;
 
-    /** @param viewers the viewers' summary; null when no recording was accepted, so none could be watched */
+    /**
+     * @param viewers the viewers' summary; null when no recording was accepted, so none could be watched
+     * @param behindLive the edge viewers' delay behind live (a DATA's arrival minus the send of the bytes
+     *     that complete its fragment): of every DATA, and of all but each viewer's first
+     */
     LiveCapacityReport(Map<String, Object> settings, LiveRig.Recordings recordings, LoadSummary viewers,
-                       DelayLog lateness, GreedyProcess greedy, Map<String, Object> admin, List<String> deleteFailures,
-                       long runtimeNs) {
+                       DelayLog lateness, DelayLog[] behindLive, GreedyProcess greedy, Map<String, Object> admin,
+                       List<String> deleteFailures, long runtimeNs) {
         this.settings = settings;
         this.recordings = recordings;
         this.viewers = viewers;
         this.lateness = lateness;
+        this.behindLive = behindLive;
         this.greedy = greedy;
         this.admin = admin;
         this.deleteFailures = deleteFailures;
@@ -56,6 +66,8 @@ final class LiveCapacityReport {
     List<DelaySeries> series() {
         return List.of(new DelaySeries("writes: sent to DURABLE, per round", recordings.durability(), true),
             new DelaySeries("viewers: DATA arrival after its deadline", lateness, false),
+            new DelaySeries(BEHIND_LIVE, behindLive[0], false),
+            new DelaySeries(BEHIND_LIVE_AFTER_FIRST, behindLive[1], false),
             new DelaySeries("greedy GETs: whole file", greedy.log(), false));
     }
 
@@ -65,7 +77,8 @@ final class LiveCapacityReport {
             json());
         Files.writeString(folder.resolve(MARKDOWN), markdown(), StandardCharsets.UTF_8);
         DelaySeries.chart("Recordings, live and timeshifted viewers and greedy downloads together",
-            "x: write latency (solid) or lateness, service time (dashed), ms", series(), folder.resolve(PNG));
+            "x: write latency (solid) or lateness, delay behind live, service time (dashed), ms", series(),
+            folder.resolve(PNG));
     }
 
     Map<String, Object> json() {
@@ -104,6 +117,8 @@ final class LiveCapacityReport {
             f.put("viewers' streams, by how they ended", String.valueOf(((Map<?, ?>) v.get("streams")).get("ended")));
             f.put("fragments received / late", ((Map<?, ?>) v.get("fragments")).get("received") + " / "
                 + viewers.lateFragments());
+            f.put("delay behind live at the edge, p50 / p90 / p99 / max ms", delay(BEHIND_LIVE, behindLive[0]));
+            f.put("the same, but for each viewer's first DATA", delay(BEHIND_LIVE_AFTER_FIRST, behindLive[1]));
         }
         f.put("greedy downloads", String.format(Locale.ROOT, "%.0f MB/s, %d failed", greedyMegabytesPerSecond(),
             greedy.log().failures()));
@@ -127,6 +142,12 @@ final class LiveCapacityReport {
         t.append(DelaySeries.lineHead());
         series().forEach(s -> t.append(s.line()));
         return t.toString();
+    }
+
+    private static String delay(String name, DelayLog log) {
+        Map<String, Object> d = new DelaySeries(name, log, false).json();
+        return String.format(Locale.ROOT, "%.0f / %.0f / %.0f / %.0f (%d DATA)", d.get("p50Ms"), d.get("p90Ms"),
+            d.get("p99Ms"), d.get("maxMs"), (Long) d.get("count"));
     }
 
     private double greedyMegabytesPerSecond() {

@@ -113,7 +113,8 @@ final class TimeshiftPhases {
         FragmentSource source = new FragmentSource(s.blockBytes());
         run.listen(new FragmentListener() {
             @Override
-            public void fragment(int stream, long arrivalNs, long dueNs, long durationNs, int bytes) {
+            public void fragment(int stream, long fragmentIndex, long arrivalNs, long dueNs, long durationNs,
+                                     int bytes) {
                 source.offer(new FragmentSource.Fragment(arrivalNs, dueNs, durationNs, bytes));
             }
 

@@ -92,6 +92,8 @@ class LivePresetsTest {
         JsonNode viewers = json.get("viewers").get("streams");
         assertEquals(2, viewers.get("admitted").asInt() + viewers.get("rejected").asInt(), viewers.toString());
         assertTrue(json.get("series").get("writes: sent to DURABLE, per round").get("count").asLong() > 0);
+        assertTrue(json.get("series").get(LiveCapacityReport.BEHIND_LIVE).get("count").asLong() > 0,
+            "the viewer at the live edge is timed behind live: " + json.get("series"));
         assertTrue(json.get("serverLateWriteRounds").has("status"));
         assertTrue(Files.readString(out.resolve(LiveCapacityReport.MARKDOWN)).contains("| viewers admitted / asked |"));
         assertChart(out.resolve(LiveCapacityReport.PNG));
