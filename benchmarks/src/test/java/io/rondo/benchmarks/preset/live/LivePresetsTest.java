@@ -61,7 +61,7 @@ class LivePresetsTest {
         Assumptions.assumeTrue(Nginx.available(), "nginx is not installed: the timeshift smoke run is skipped");
         Path out = dir.resolve("timeshift");
 
-        int exit = new CommandLine(new TimeshiftPreset()).execute("--quick", "--duration", "4", "--behind", "2",
+        int exit = new CommandLine(new TimeshiftPreset()).execute("--quick", "--duration", "6", "--behind", "4",
             "--greedy", "2", "--greedy-size", "1", "--work", dir.resolve("work").toString(), "--out", out.toString());
 
         assertEquals(0, exit);
