@@ -118,7 +118,7 @@ final class LiveCapacityReport {
             f.put("fragments received / late", ((Map<?, ?>) v.get("fragments")).get("received") + " / "
                 + viewers.lateFragments());
             f.put("delay behind live at the edge, p50 / p90 / p99 / max ms", delay(BEHIND_LIVE, behindLive[0]));
-            f.put("the same, but for each viewer's first DATA", delay(BEHIND_LIVE_AFTER_FIRST, behindLive[1]));
+            f.put("the same, without each viewer's first DATA", delay(BEHIND_LIVE_AFTER_FIRST, behindLive[1]));
         }
         f.put("greedy downloads", String.format(Locale.ROOT, "%.0f MB/s, %d failed", greedyMegabytesPerSecond(),
             greedy.log().failures()));
