@@ -129,6 +129,11 @@ public final class Directory {
         this.beingWritten = writing;
     }
 
+    /** Whether the object of {@code id} is being written now: a recording that grows. */
+    public boolean beingWritten(long id) {
+        return beingWritten.test(id);
+    }
+
     /** Refused: the object is being written (a recording in progress). */
     public static final class BeingWritten extends IllegalStateException {
 

@@ -243,7 +243,8 @@ final class DiscreteRouter {
             return;
         }
         try (Directory.Lease held = lease.get()) {
-            page(ctx, request, MediaInfo.render(held.object()), "application/json");
+            page(ctx, request, MediaInfo.render(held.object(), directory.beingWritten(held.object().id())),
+                "application/json");
         }
     }
 

@@ -16,8 +16,10 @@ import java.util.Map;
  * <pre>{@code
  * {"name":"/videos/a.webm","kind":"continuous","mimeType":"video/webm","mseType":"video/webm; codecs=\"vp9,opus\"",
  *  "size":171183,"etag":"\"...\"","durationNs":6000000000,"fragments":6,"bitsPerSecond":228244,
- *  "peakBitsPerSecond":263040,"peakFragmentBytes":32880,"streamPath":"/stream"}
+ *  "peakBitsPerSecond":263040,"peakFragmentBytes":32880,"live":false,"streamPath":"/stream"}
  * }</pre>
+ *
+ * <p>{@code live} is true while the object is being recorded: the player opens it at its live edge.
  */
 final class MediaInfo {
 
@@ -29,7 +31,7 @@ final class MediaInfo {
     private MediaInfo() {
     }
 
-    static byte[] render(MediaObject object) {
+    static byte[] render(MediaObject object, boolean live) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("name", object.name());
         info.put("kind", object.media() == null ? "discrete" : "continuous");
@@ -46,6 +48,7 @@ final class MediaInfo {
             info.put("bitsPerSecond", media.averageBitRate());
             info.put("peakBitsPerSecond", media.peakBitRate());
             info.put("peakFragmentBytes", media.peakFragmentBytes());
+            info.put("live", live);
             info.put("streamPath", HttpInitializer.STREAM_PATH);
         }
         try {

@@ -22,6 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,6 +116,8 @@ class LiveRecordingTest {
                 LockSupport.parkNanos(10_000_000);
             }
 
+            String info = RondoServer.url("http", server.http().address()) + "player/info/cams/live.mp4";
+            assertTrue(get(info).contains("\"live\":true"), "the player is told to open it at its live edge");
             Viewer edge = fromLive(port, 0);
             assertTrue(edge.accept().live(), "ACCEPT says the object is being recorded");
             Data first = edge.client().nextData();
@@ -135,7 +141,13 @@ class LiveRecordingTest {
                 assertTrue(viewer.client().lastLive().ended(), "each is told the recording ended");
                 viewer.client().close();
             }
+            assertTrue(get(info).contains("\"live\":false"), "a finished recording is an ordinary object");
         }
+    }
+
+    private static String get(String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** Reads a viewer's DATA to its END; returns the last fragment's index. */
