@@ -194,7 +194,7 @@ public final class LiveRecording {
         if (closed || writingTo >= 0 || durable == fragments.size()) {
             return null;
         }
-        List<byte[]> bytes = new ArrayList<>(memory).subList(durable - memoryFrom, fragments.size() - memoryFrom);
+        List<byte[]> bytes = memory.stream().skip(durable - memoryFrom).toList();
         long start = AlignedWrite.startOf(durableEnd);
         ByteBuffer data = write.fill(durableEnd, bytes);
         writingTo = fragments.size();

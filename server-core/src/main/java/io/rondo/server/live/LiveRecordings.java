@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,7 +58,7 @@ public final class LiveRecordings implements AutoCloseable {
         return thread;
     });
     /** Names held by publishers, from their PUBLISH to their recording's close. */
-    private final Map<String, Long> names = new ConcurrentHashMap<>();
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
     private final Map<Long, LiveRecording> recordings = new ConcurrentHashMap<>();
     /** For each recording, how far its data file is reserved. */
     private final Map<Long, Long> reservedTo = new ConcurrentHashMap<>();
@@ -95,7 +96,7 @@ public final class LiveRecordings implements AutoCloseable {
      * Holds {@code name} for a publisher until {@link #release}: the name as the catalog writes
      * it, or why it cannot be had (an object or another recording has it).
      */
-    public Claim claim(String name, long streamId) {
+    public Claim claim(String name) {
         String normalized;
         try {
             normalized = ObjectNames.normalize(name);
@@ -105,7 +106,7 @@ public final class LiveRecordings implements AutoCloseable {
         if (catalog.byName(normalized).isPresent()) {
             return new Claim(null, normalized + " is an object already: record under another name");
         }
-        if (names.putIfAbsent(normalized, streamId) != null) {
+        if (!names.add(normalized)) {
             return new Claim(null, normalized + " is being recorded by another publisher");
         }
         return new Claim(normalized, null);

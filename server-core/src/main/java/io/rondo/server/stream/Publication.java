@@ -98,7 +98,7 @@ public final class Publication implements LiveRecording.Listener {
             refuse(RejectReason.UNSUPPORTED_MEDIA, e.getMessage(), 0);
             return;
         }
-        LiveRecordings.Claim claim = recordings.claim(publish.objectName(), 0);
+        LiveRecordings.Claim claim = recordings.claim(publish.objectName());
         if (claim.name() == null) {
             refuse(RejectReason.NAME_TAKEN, claim.refusal(), 0);
             return;
