@@ -10,6 +10,8 @@ import org.slf4j.LoggerFactory;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -72,6 +74,8 @@ public final class AdmissionController {
     private final Map<String, MeasuredRounds> measuredRounds;
     private final DeliverySlack delivery;
     private final AtomicReference<AdmissionState> state;
+    /** The period, in rounds, new streams read at: the time cycle papers/003 adapts. */
+    private volatile int basePeriod = 1;
 
     /** A controller for the given disks, by name; {@code clock} tells when admitted streams end. */
     public AdmissionController(Map<String, ? extends DiskModel> disks, AdmissionConfig config, NanoClock clock) {
@@ -115,16 +119,16 @@ public final class AdmissionController {
         while (true) {
             AdmissionState current = state.get();
             Map<Long, AdmittedStream> recharged = new LinkedHashMap<>();
-            Map<String, DiskLoad> fittingByDisk = new HashMap<>();
+            Map<String, SlotLoads> fittingByDisk = new HashMap<>();
             long fittingBufferBytes = 0;
             long fittingBitsPerSecond = 0;
             int exceeding = 0;
             for (AdmittedStream admitted : current.streams.values()) {
-                Charge charge = charges.charge(next.policy(), admitted.demand());
+                Charge charge = charges.charge(next.policy(), admitted.demand(), admitted.charge().cadence());
                 recharged.put(charge.streamId(),
                     new AdmittedStream(admitted.demand(), charge, admitted.endNs(), admitted.endKnown()));
                 if (charges.fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
-                    charge.loadByDisk().forEach((disk, load) -> fittingByDisk.merge(disk, load, DiskLoad::plus));
+                    AdmissionState.add(fittingByDisk, charge);
                     fittingBufferBytes += charge.bufferBytes();
                     fittingBitsPerSecond += charge.networkBitsPerSecond();
                 } else {
@@ -185,9 +189,8 @@ public final class AdmissionController {
      */
     public AdmissionDecision decide(StreamDemand demand) {
         AdmissionState current = state.get();
-        Charge charge = charges.charge(current.config.policy(), demand);
         checkNew(current, demand);
-        return judge(current, charge, clock.nanoTime());
+        return judge(current, chargeNew(current, demand), clock.nanoTime());
     }
 
     /** Decides, and if the stream is accepted reserves its share of every disk it touches and its buffers. */
@@ -196,7 +199,7 @@ public final class AdmissionController {
             long nowNs = clock.nanoTime();
             AdmissionState current = state.get();
             checkNew(current, demand);
-            Charge charge = charges.charge(current.config.policy(), demand);
+            Charge charge = chargeNew(current, demand);
             AdmissionDecision decision = judge(current, charge, nowNs);
             if (!decision.accepted()) {
                 return decision;
@@ -207,6 +210,31 @@ public final class AdmissionController {
                 return decision;
             }
         }
+    }
+
+    /**
+     * A new stream's charge: reading every {@link #basePeriod} rounds (a recording: every round),
+     * in the slot whose rounds, on the disks it touches, are the least loaded with it added.
+     */
+    private Charge chargeNew(AdmissionState current, StreamDemand demand) {
+        AdmissionPolicy policy = current.config.policy();
+        int period = demand.writes() ? 1 : basePeriod;
+        Charge best = null;
+        long bestNs = Long.MAX_VALUE;
+        for (int slot = 0; slot < period; slot++) {
+            Charge charge = charges.charge(policy, demand, new Cadence(period, slot));
+            long worstNs = 0;
+            for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
+                SlotLoads slots = current.loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
+                worstNs = Math.max(worstNs, slots.worstWith(disk.getValue(), charge.cadence(),
+                    load -> charges.roundNs(policy, disk.getKey(), load)));
+            }
+            if (worstNs < bestNs) {
+                best = charge;
+                bestNs = worstNs;
+            }
+        }
+        return best;
     }
 
     /** Frees what an admitted stream held; false if no stream of that id was admitted. */
@@ -245,6 +273,73 @@ public final class AdmissionController {
         return (int) streams;
     }
 
+    /** The period, in rounds, new streams read at. */
+    public int basePeriod() {
+        return basePeriod;
+    }
+
+    /** New streams read every {@code period} rounds from now on (a power of two: see {@link Cadence}). */
+    public void basePeriod(int period) {
+        this.basePeriod = new Cadence(period, 0).period();
+    }
+
+    /** Every admitted stream: how often it reads, and what one fragment of it takes. */
+    public List<StreamCadence> cadences() {
+        List<StreamCadence> all = new ArrayList<>();
+        for (AdmittedStream admitted : state.get().streams.values()) {
+            all.add(new StreamCadence(admitted.demand(), admitted.charge().cadence()));
+        }
+        return all;
+    }
+
+    /**
+     * What the admitted streams would take with the cadences {@code changes} gives some of them:
+     * on the worst disk, the largest part of a round's time for C-requests, and the share of the
+     * buffer memory (papers/003 Section 2.2: u_t and u_m). Reserves nothing.
+     */
+    public Utilization utilization(Map<Long, Cadence> changes) {
+        return utilization(recharged(state.get(), changes));
+    }
+
+    /**
+     * Gives the admitted streams in {@code changes} their new cadences, all at once, if every disk's
+     * rounds and the buffer memory still hold them all; else changes nothing and answers false. A
+     * stream that ended meanwhile is passed over.
+     */
+    public boolean recadence(Map<Long, Cadence> changes) {
+        while (true) {
+            AdmissionState current = state.get();
+            AdmissionState next = recharged(current, changes);
+            Utilization use = utilization(next);
+            if (use.cycle() > 1 || use.memory() > 1) {
+                return false;
+            }
+            if (state.compareAndSet(current, next)) {
+                return true;
+            }
+        }
+    }
+
+    /** u_t on the worst disk, as modelled and scaled by its measured rounds, and u_m. */
+    private Utilization utilization(AdmissionState next) {
+        long worstNs = 0;
+        for (Map.Entry<String, SlotLoads> disk : next.loadByDisk.entrySet()) {
+            double inflation = measured(disk.getKey()).inflation();
+            worstNs = Math.max(worstNs, disk.getValue().worst(load ->
+                (long) Math.ceil(charges.roundNs(next.config.policy(), disk.getKey(), load) * inflation)));
+        }
+        return new Utilization((double) worstNs / next.config.continuousNs(),
+            (double) next.bufferBytes / Math.max(1, next.config.bufferCeilingBytes()));
+    }
+
+    private AdmissionState recharged(AdmissionState current, Map<Long, Cadence> changes) {
+        Map<Long, AdmittedStream> streams = new LinkedHashMap<>(current.streams);
+        changes.forEach((id, cadence) -> streams.computeIfPresent(id, (key, admitted) ->
+            new AdmittedStream(admitted.demand(), charges.charge(current.config.policy(), admitted.demand(), cadence),
+                admitted.endNs(), admitted.endKnown())));
+        return AdmissionState.of(current.config, streams);
+    }
+
     /** True if a stream of this id is admitted. */
     public boolean isAdmitted(long streamId) {
         return state.get().streams.containsKey(streamId);
@@ -271,7 +366,8 @@ public final class AdmissionController {
     public long committedNs(String disk) {
         charges.model(disk);
         AdmissionState current = state.get();
-        return charges.roundNs(current.config.policy(), disk, current.loadByDisk.getOrDefault(disk, DiskLoad.NONE));
+        return current.loadByDisk.getOrDefault(disk, SlotLoads.NONE)
+            .worst(load -> charges.roundNs(current.config.policy(), disk, load));
     }
 
     /** The buffer memory the admitted streams hold. */
@@ -295,10 +391,11 @@ public final class AdmissionController {
         long availableNs = config.continuousNs();
         AdmissionPolicy policy = config.policy();
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
-            DiskLoad with = current.loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
+            SlotLoads slots = current.loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
             MeasuredRounds rounds = measured(disk.getKey());
             double inflation = rounds.inflation();
-            long modelledNs = charges.roundNs(policy, disk.getKey(), with);
+            long modelledNs = slots.worstWith(disk.getValue(), charge.cadence(),
+                load -> charges.roundNs(policy, disk.getKey(), load));
             long neededNs = (long) Math.ceil(modelledNs * inflation);
             if (neededNs > availableNs) {
                 long aloneNs = charges.roundNs(policy, disk.getKey(), disk.getValue());
@@ -310,9 +407,10 @@ public final class AdmissionController {
             }
             if (rounds.measuring()) {
                 int limit = rounds.measuredLimit(disk.getValue().ioNs(), availableNs);
-                if (with.streams() > limit) {
+                int streams = slots.mostStreams() + 1;
+                if (streams > limit) {
                     return new AdmissionDecision.Reject(charge.streamId(), Resource.MEASURING, disk.getKey(),
-                        with.streams(), limit, 1);
+                        streams, limit, 1);
                 }
             }
         }
@@ -337,6 +435,6 @@ public final class AdmissionController {
             return new AdmissionDecision.Reject(charge.streamId(), Resource.DELIVERY, null, delivery.minSlackNs(),
                 leastSlackNs, retry);
         }
-        return new AdmissionDecision.Accept(charge.streamId(), config.policy());
+        return new AdmissionDecision.Accept(charge.streamId(), config.policy(), charge.cadence());
     }
 }

@@ -59,8 +59,9 @@ public sealed interface AdmissionDecision {
      *
      * @param streamId the stream
      * @param policy   the policy that judged it
+     * @param cadence  how often it reads: the rounds it was charged in
      */
-    record Accept(long streamId, AdmissionPolicy policy) implements AdmissionDecision {
+    record Accept(long streamId, AdmissionPolicy policy, Cadence cadence) implements AdmissionDecision {
 
         @Override
         public boolean accepted() {

@@ -16,11 +16,11 @@ final class AdmissionState {
 
     final AdmissionConfig config;
     final Map<Long, AdmittedStream> streams;
-    final Map<String, DiskLoad> loadByDisk;
+    final Map<String, SlotLoads> loadByDisk;
     final long bufferBytes;
     final long networkBitsPerSecond;
 
-    private AdmissionState(AdmissionConfig config, Map<Long, AdmittedStream> streams, Map<String, DiskLoad> loadByDisk,
+    private AdmissionState(AdmissionConfig config, Map<Long, AdmittedStream> streams, Map<String, SlotLoads> loadByDisk,
                            long bufferBytes, long networkBitsPerSecond) {
         this.config = config;
         this.streams = streams;
@@ -36,11 +36,11 @@ final class AdmissionState {
 
     /** The streams, in admission order, under {@code config}: their sums counted in one pass. */
     static AdmissionState of(AdmissionConfig config, Map<Long, AdmittedStream> streams) {
-        Map<String, DiskLoad> used = new HashMap<>();
+        Map<String, SlotLoads> used = new HashMap<>();
         long buffer = 0;
         long network = 0;
         for (AdmittedStream admitted : streams.values()) {
-            admitted.charge().loadByDisk().forEach((disk, load) -> used.merge(disk, load, DiskLoad::plus));
+            add(used, admitted.charge());
             buffer += admitted.charge().bufferBytes();
             network += admitted.charge().networkBitsPerSecond();
         }
@@ -50,8 +50,8 @@ final class AdmissionState {
     AdmissionState with(AdmittedStream admitted) {
         Map<Long, AdmittedStream> newStreams = new LinkedHashMap<>(streams);
         newStreams.put(admitted.demand().streamId(), admitted);
-        Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
-        admitted.charge().loadByDisk().forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::plus));
+        Map<String, SlotLoads> newUsed = new HashMap<>(loadByDisk);
+        add(newUsed, admitted.charge());
         return new AdmissionState(config, newStreams, newUsed, bufferBytes + admitted.charge().bufferBytes(),
             networkBitsPerSecond + admitted.charge().networkBitsPerSecond());
     }
@@ -59,10 +59,18 @@ final class AdmissionState {
     AdmissionState without(long streamId) {
         Map<Long, AdmittedStream> newStreams = new LinkedHashMap<>(streams);
         AdmittedStream admitted = newStreams.remove(streamId);
-        Map<String, DiskLoad> newUsed = new HashMap<>(loadByDisk);
-        admitted.charge().loadByDisk().forEach((disk, load) -> newUsed.merge(disk, load, DiskLoad::minus));
+        Map<String, SlotLoads> newUsed = new HashMap<>(loadByDisk);
+        Cadence cadence = admitted.charge().cadence();
+        admitted.charge().loadByDisk().forEach((disk, load) ->
+            newUsed.put(disk, newUsed.get(disk).minus(load, cadence)));
         return new AdmissionState(config, newStreams, newUsed, bufferBytes - admitted.charge().bufferBytes(),
             networkBitsPerSecond - admitted.charge().networkBitsPerSecond());
+    }
+
+    /** Adds what {@code charge} takes of each disk to the slots its cadence reads in. */
+    static void add(Map<String, SlotLoads> loadByDisk, Charge charge) {
+        charge.loadByDisk().forEach((disk, load) ->
+            loadByDisk.put(disk, loadByDisk.getOrDefault(disk, SlotLoads.NONE).plus(load, charge.cadence())));
     }
 
     /**

@@ -49,8 +49,20 @@ final class Charges {
         return model;
     }
 
-    /** What {@code demand} is charged under {@code policy}: a write on the write curve, a read on the read curve. */
+    /** What {@code demand} is charged under {@code policy} reading every round. */
     Charge charge(AdmissionPolicy policy, StreamDemand demand) {
+        return charge(policy, demand, Cadence.EVERY_ROUND);
+    }
+
+    /**
+     * What {@code demand} is charged under {@code policy} at {@code cadence}: a write on the write
+     * curve, a read on the read curve, each read {@code cadence.period()} fragments in one IO in
+     * the rounds the cadence reads in; its buffers as a stream of fragments that many times as
+     * large (papers/003 Equation 2: a combined stream holds two cycles' data); its network share
+     * the same bytes a second whatever the cadence.
+     */
+    Charge charge(AdmissionPolicy policy, StreamDemand fragmentDemand, Cadence cadence) {
+        StreamDemand demand = fragmentDemand.perRead(cadence.period());
         Map<String, DiskLoad> loadByDisk = new TreeMap<>();
         long sentBytesPerRound = 0;
         for (Map.Entry<String, DiskDemand> share : demand.disks().entrySet()) {
@@ -62,9 +74,10 @@ final class Charges {
                 need.sdBytesPerRound() * need.sdBytesPerRound(), need.peakBytesPerRound(), Math.max(0, ioNs - readNs)));
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
         }
-        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
+        long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND
+            / ((double) roundNs * cadence.period()));
         return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
-            networkBitsPerSecond);
+            networkBitsPerSecond, cadence);
     }
 
     /**
@@ -101,11 +114,13 @@ final class Charges {
     }
 
     /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
-    boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytes,
+    boolean fits(AdmissionConfig config, Map<String, SlotLoads> loadByDisk, long bufferBytes,
                  long networkBitsPerSecond, Charge charge) {
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
-            DiskLoad with = loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
-            if (roundNs(config.policy(), disk.getKey(), with) > config.continuousNs()) {
+            SlotLoads slots = loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
+            long worstNs = slots.worstWith(disk.getValue(), charge.cadence(),
+                load -> roundNs(config.policy(), disk.getKey(), load));
+            if (worstNs > config.continuousNs()) {
                 return false;
             }
         }

@@ -54,4 +54,20 @@ public record DiskDemand(long averageBytesPerRound, long peakBytesPerRound, doub
     public static DiskDemand recording(long peakBytesPerRound) {
         return new DiskDemand(peakBytesPerRound, peakBytesPerRound, 0, true);
     }
+
+    /**
+     * What {@code fragments} fragments in a row take, read as one IO: that many times the average
+     * and the peak, the spread growing as the square root (the sizes taken as independent). A
+     * recording's writes are not gathered so: it stays as it is.
+     */
+    public DiskDemand times(int fragments) {
+        if (fragments < 1) {
+            throw new IllegalArgumentException("a read holds at least one fragment, was " + fragments);
+        }
+        if (fragments == 1 || write) {
+            return this;
+        }
+        return new DiskDemand(averageBytesPerRound * fragments, peakBytesPerRound * fragments,
+            sdBytesPerRound * Math.sqrt(fragments), false);
+    }
 }

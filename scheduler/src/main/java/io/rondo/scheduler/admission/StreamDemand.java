@@ -93,4 +93,22 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
         }
         return peak;
     }
+
+    /** Whether the stream writes (a recording), which reads every round whatever its cadence. */
+    public boolean writes() {
+        return disks.values().stream().anyMatch(DiskDemand::write);
+    }
+
+    /**
+     * The demand of the same stream reading {@code fragments} fragments in one IO, once every
+     * {@code fragments} rounds (papers/003 Section 2.1: a longer time cycle, or a combined stream).
+     */
+    public StreamDemand perRead(int fragments) {
+        if (fragments == 1) {
+            return this;
+        }
+        Map<String, DiskDemand> scaled = new TreeMap<>();
+        disks.forEach((disk, demand) -> scaled.put(disk, demand.times(fragments)));
+        return new StreamDemand(streamId, scaled, duration);
+    }
 }
