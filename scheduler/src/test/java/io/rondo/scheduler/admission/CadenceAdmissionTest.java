@@ -18,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CadenceAdmissionTest {
 
-    /** 64 KB a round: 512 kbit/s, the middle of papers/003's 128-1024 kbit/s (48 streams fit reading every round, 64 every other). */
+    /**
+     * 64 KB a round: 512 kbit/s, the middle of papers/003's 128-1024 kbit/s. 48 such streams fit
+     * reading every round, 64 every other round.
+     */
     private static final DiskDemand LOW_RATE = DiskDemand.constant(64_000);
 
     @Test
