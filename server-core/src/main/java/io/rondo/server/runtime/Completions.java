@@ -27,7 +27,7 @@ final class Completions {
             @Override
             public void completed(DiskRequest request, ByteBuffer data, PooledBuffer buffer, long completedNs) {
                 done.run();
-                if (!result.complete(new Chunk(data, buffer))) {
+                if (!result.complete(Chunk.of(data, buffer))) {
                     buffer.release();
                 }
             }

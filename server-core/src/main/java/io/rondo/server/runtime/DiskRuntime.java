@@ -163,7 +163,7 @@ public final class DiskRuntime implements AutoCloseable {
     }
 
     /**
-     * The C-request that reads one whole fragment of a stream in the round being planned
+     * The C-request that reads whole fragments of a stream in the round being planned
      * (papers/001 Section 2), for a {@link RoundClock.RoundPlan} to hand the round clock, which
      * submits it: at the fragment's model position, into the stream's own buffers. Only the
      * request is built here; nothing is read until the round clock submits it. Its IO completes
@@ -172,14 +172,15 @@ public final class DiskRuntime implements AutoCloseable {
      * round's end, for the stream to read it again ({@link #readFragmentNow}). Any thread; the
      * round clock's when it plans a round.
      *
-     * @param prepared      the stream's object, made ready by {@link #prepare}
-     * @param fragmentIndex the fragment to read
-     * @param streamId      the stream whose buffers it is read into
-     * @param result        completed with the fragment's bytes, or with the failure
+     * @param prepared        the stream's object, made ready by {@link #prepare}
+     * @param fragmentIndexes the fragments to read in one IO: in order, each next to the one before in its file
+     * @param streamId        the stream whose buffers they are read into
+     * @param result          completed with the fragments' bytes, one after another, or with the failure
+     * @throws IllegalArgumentException if the fragments do not lie next to each other
      */
-    public ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
+    public ContinuousRequest fragmentRequest(Prepared prepared, int[] fragmentIndexes, long streamId,
                                              CompletableFuture<Chunk> result) {
-        return reads.fragmentRequest(prepared, fragmentIndex, streamId, result);
+        return reads.fragmentRequest(prepared, fragmentIndexes, streamId, result);
     }
 
     /**

@@ -90,14 +90,25 @@ final class ObjectReads {
         return result;
     }
 
-    /** The C-request of one fragment of a stream's round: see {@link DiskRuntime#fragmentRequest}. */
-    ContinuousRequest fragmentRequest(Prepared prepared, int fragmentIndex, long streamId,
+    /** The C-request of fragments of a stream's round, next to each other: see {@link DiskRuntime#fragmentRequest}. */
+    ContinuousRequest fragmentRequest(Prepared prepared, int[] fragmentIndexes, long streamId,
                                       CompletableFuture<Chunk> result) {
-        Fragment fragment = prepared.fragment(fragmentIndex);
+        Fragment first = prepared.fragment(fragmentIndexes[0]);
+        long length = 0;
+        long expected = first.fileOffset();
+        for (int index : fragmentIndexes) {
+            Fragment fragment = prepared.fragment(index);
+            if (fragment.file() != first.file() || fragment.fileOffset() != expected) {
+                throw new IllegalArgumentException("fragment " + index + " of " + prepared.object().name()
+                    + " does not follow fragment " + fragmentIndexes[0] + "'s run in its file");
+            }
+            expected += fragment.length();
+            length += fragment.length();
+        }
         ContinuousRequest request = new ContinuousRequest(ids.incrementAndGet(), streamId,
-            prepared.position(fragmentIndex), fragment.length());
-        request.attach(new IoTask(prepared.file(fragmentIndex), fragment.fileOffset(),
-            (int) fragment.length(), streamId, Completions.of(result)));
+            prepared.position(fragmentIndexes[0]), length);
+        request.attach(new IoTask(prepared.file(fragmentIndexes[0]), first.fileOffset(), Math.toIntExact(length),
+            streamId, Completions.of(result)));
         return request;
     }
 

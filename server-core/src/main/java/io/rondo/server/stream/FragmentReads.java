@@ -2,12 +2,16 @@ package io.rondo.server.stream;
 
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.ContinuousRequest;
+import io.rondo.scheduler.admission.Cadence;
 import io.rondo.scheduler.exec.MissedRoundException;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.runtime.Prepared;
-import java.nio.ByteBuffer;
+import io.rondo.content.model.Fragment;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -69,25 +73,64 @@ final class FragmentReads {
     }
 
     /**
-     * The round clock asks: this stream's C-request on {@code disk} in {@code round}, which starts
-     * at {@code startNs}, or null. Its fragment is due the round after (double buffering).
+     * The round clock asks: this stream's C-requests on {@code disk} in {@code round}, which starts
+     * at {@code startNs}, added to {@code into}: one per run of its fragments lying next to each other
+     * there (one, for fragments read one a round or a disk's share of a longer cycle's). The round's
+     * first fragment is due the round after (double buffering), each next one a round later.
      */
-    ContinuousRequest plan(int disk, long round, long startNs) {
+    void plan(int disk, long round, long startNs, List<ContinuousRequest> into) {
         RoundPlan.Read read = plan.planRound(disk, round);
         if (read == null) {
-            return null;
+            return;
         }
         if (read == RoundPlan.Read.LAGGING) {
             eventLoop.execute(() -> stream.error(ErrorCode.CLIENT_TIMEOUT, "the client has not taken its "
                 + "data for " + RoundPlan.LAG_ROUNDS + " rounds; the stream is ended"));
-            return null;
+            return;
+        }
+        int[] fragments = read.fragments();
+        int from = 0;
+        while (from < fragments.length) {
+            int to = from + 1;
+            while (to < fragments.length && prepared.inMemory(fragments[from]) == null
+                && follows(fragments[to - 1], fragments[to])) {
+                to++;
+            }
+            ContinuousRequest request = request(read, Arrays.copyOfRange(fragments, from, to), startNs);
+            if (request != null) {
+                into.add(request);
+            }
+            from = to;
+        }
+    }
+
+    /** Whether fragment {@code next} lies right after fragment {@code previous} in the same file, on disk. */
+    private boolean follows(int previous, int next) {
+        Fragment before = prepared.fragment(previous);
+        Fragment after = prepared.fragment(next);
+        return prepared.inMemory(next) == null && before.file() == after.file()
+            && before.fileOffset() + before.length() == after.fileOffset();
+    }
+
+    /** One C-request for {@code run}, or none if its one fragment is in a recorder's memory. */
+    private ContinuousRequest request(RoundPlan.Read read, int[] run, long startNs) {
+        long[] deadlines = new long[run.length];
+        long[] lengths = new long[run.length];
+        for (int i = 0; i < run.length; i++) {
+            deadlines[i] = startNs + (2L + run[i] - read.roundFirst()) * disks.roundNs();
+            lengths[i] = prepared.fragment(run[i]).length();
         }
         CompletableFuture<Chunk> result = new CompletableFuture<>();
-        long deadlineNs = startNs + 2 * disks.roundNs();
-        ByteBuffer held = prepared.inMemory(read.fragment());
+        ByteBuffer held = prepared.inMemory(run[0]);
         ContinuousRequest request = held == null
-            ? disks.fragmentRequest(prepared, read.fragment(), streamId, result) : null;
-        result.whenCompleteAsync((chunk, failure) -> arrived(read, chunk, failure, deadlineNs), eventLoop);
+            ? disks.fragmentRequest(prepared, run, streamId, result) : null;
+        result.whenCompleteAsync((chunk, failure) -> {
+            Chunk[] pieces = chunk == null ? null : run.length == 1 ? new Chunk[] {chunk} : chunk.split(lengths);
+            for (int i = 0; i < run.length; i++) {
+                arrived(new RoundPlan.Read(run[i], read.generation()), pieces == null ? null : pieces[i], failure,
+                    deadlines[i]);
+            }
+        }, eventLoop);
         if (held != null) {
             result.complete(Chunk.inMemory(held));
         }
@@ -121,6 +164,11 @@ final class FragmentReads {
     /** The stream's start generation: a SEEK begins a new one. */
     int generation() {
         return plan.generation();
+    }
+
+    /** From the next round on, the stream reads at {@code cadence}: see {@link RoundPlan#cadence(Cadence)}. */
+    void cadence(Cadence cadence) {
+        plan.cadence(cadence);
     }
 
     /** While paused, the rounds read nothing for the stream. */

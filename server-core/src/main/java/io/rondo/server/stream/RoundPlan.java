@@ -1,11 +1,23 @@
 package io.rondo.server.stream;
 
+import io.rondo.scheduler.admission.Cadence;
 import io.rondo.server.runtime.Prepared;
+
+import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Which fragment of one stream is read when (papers/001 Sections 1.1 and 2): one C-request per
  * round on the disk holding the next fragment, and at most two fragments held at once (double
  * buffering), so a slow client slows its own stream and never holds more server memory.
+ *
+ * <p>A stream whose {@link Cadence} reads every {@code p} rounds (papers/003: a longer time cycle,
+ * or a combined stream) reads, in the rounds of its slot, the {@code p} fragments that play until
+ * its next slot, each disk's share of them in one C-request (a disk holds a stream's fragments on
+ * it next to each other), and holds at most {@code p + 1}. The rounds count how far ahead of
+ * playback the stream has read ({@code ahead}): when a change of cadence or a start leaves a
+ * round with nothing read for the next, that round reads up to the stream's next slot at once (the
+ * paper's transitory read), so no change ever leaves a round unread.
  *
  * <p>A stream opened or moved to a position starts at the keyframe at or before it: the fragments
  * from that keyframe up to the position's own are read at once, one after another as buffers come
@@ -17,17 +29,35 @@ import io.rondo.server.runtime.Prepared;
  */
 final class RoundPlan {
 
-    /** Fragments a stream may hold at once: the one being sent and the one arriving. */
-    static final int BUFFERS = 2;
+    /** Fragments a start or a SEEK reads at once while it catches up: the one being sent and the one arriving. */
+    static final int CATCH_UP_BUFFERS = 2;
 
     /** Rounds in a row a stream may hold both its fragments unsent before it is ended. */
     static final int LAG_ROUNDS = 5;
 
-    /** A read to issue: which fragment, for which start of the stream (a SEEK starts a new one). */
-    record Read(int fragment, int generation) {
+    /**
+     * A read to issue: which fragments, in one IO, for which start of the stream (a SEEK starts a
+     * new one); a round's reads also say the first fragment the round read on any disk, from which
+     * each fragment's deadline counts (one round apart).
+     *
+     * @param fragments  the fragments, in order, next to each other on one disk
+     * @param generation the start of the stream they belong to
+     * @param roundFirst the first fragment the round read for the stream: it is due at the round after
+     */
+    record Read(int[] fragments, int generation, int roundFirst) {
 
-        /** What {@link #planRound} answers when the client has left both fragments untaken too long. */
+        /** What {@link #planRound} answers when the client has left its fragments untaken too long. */
         static final Read LAGGING = new Read(-1, -1);
+
+        /** A read of one fragment. */
+        Read(int fragment, int generation) {
+            this(new int[] {fragment}, generation, fragment);
+        }
+
+        /** The first fragment read. */
+        int fragment() {
+            return fragments[0];
+        }
     }
 
     private final Prepared fragments;
@@ -35,6 +65,14 @@ final class RoundPlan {
     private int nextToRead;
     private int catchUpTo = -1;
     private long lastPlannedRound = -1;
+    private Cadence cadence = Cadence.EVERY_ROUND;
+    /** Fragments read beyond the one playing in {@link #lastPlannedRound}: what the rounds to come hold. */
+    private int ahead;
+    /** This round's reads: from fragment {@code roundFirst}, {@code roundCount} of them, over the disks. */
+    private int roundFirst;
+    private int roundCount;
+    /** The disks this round already asked for their reads. */
+    private final BitSet disksAsked = new BitSet();
     private int generation;
     private int roundsBehind;
     private boolean started;
@@ -62,7 +100,9 @@ final class RoundPlan {
         nextToRead = first;
         catchUpTo = Math.max(first, Math.min(last, fragments.count() - 1));
         lastPlannedRound = -1;
-        Read[] reads = new Read[Math.max(0, Math.min(BUFFERS - held, catchUpTo - first + 1))];
+        ahead = 0;
+        roundCount = 0;
+        Read[] reads = new Read[Math.max(0, Math.min(CATCH_UP_BUFFERS - held, catchUpTo - first + 1))];
         for (int i = 0; i < reads.length; i++) {
             reads[i] = new Read(nextToRead++, generation);
             held++;
@@ -72,21 +112,79 @@ final class RoundPlan {
 
     /**
      * The round clock asks: this stream's read on {@code disk} in round {@code round}, null for
-     * none, or {@link Read#LAGGING} once the client has left both fragments untaken for
+     * none, or {@link Read#LAGGING} once the client has left its fragments untaken for
      * {@link #LAG_ROUNDS} rounds.
      */
     synchronized Read planRound(int disk, long round) {
-        if (closed || paused || !started || lastPlannedRound == round || nextToRead <= catchUpTo
-            || nextToRead >= fragments.count() || fragments.diskIndex(nextToRead) != disk) {
+        if (closed || paused || !started) {
             return null;
         }
+        if (lastPlannedRound != round) {
+            disksAsked.clear();
+            Read lagging = planReads(round);
+            if (lagging != null) {
+                return lagging;
+            }
+        }
+        if (disksAsked.get(disk)) {
+            return null;
+        }
+        disksAsked.set(disk);
+        int count = 0;
+        int[] onDisk = new int[roundCount];
+        for (int i = roundFirst; i < roundFirst + roundCount; i++) {
+            if (fragments.diskIndex(i) == disk) {
+                onDisk[count++] = i;
+            }
+        }
+        return count == 0 ? null : new Read(Arrays.copyOf(onDisk, count), generation, roundFirst);
+    }
+
+    /**
+     * A new round: how many fragments it reads for the stream. In a round of its slot, enough to
+     * reach the slot after; in another, only if nothing is read for the next round yet, up to the
+     * next slot. Never more than the stream may hold: {@code period + 1} fragments.
+     */
+    private Read planReads(long round) {
+        if (lastPlannedRound >= 0) {
+            ahead = (int) Math.max(0, ahead - Math.min(Integer.MAX_VALUE, round - lastPlannedRound));
+        }
         lastPlannedRound = round;
-        if (held >= BUFFERS) {
+        roundCount = 0;
+        if (nextToRead <= catchUpTo || nextToRead >= fragments.count()) {
+            return null;
+        }
+        int reach = cadence.readsIn(round) ? cadence.period()
+            : ahead == 0 ? (int) (cadence.nextAfter(round) - round) : 0;
+        int wanted = Math.min(reach - ahead, fragments.count() - nextToRead);
+        if (wanted <= 0) {
+            return null;
+        }
+        int count = Math.min(wanted, cadence.period() + 1 - held);
+        if (count <= 0) {
             return ++roundsBehind == LAG_ROUNDS ? Read.LAGGING : null;
         }
         roundsBehind = 0;
-        held++;
-        return new Read(nextToRead++, generation);
+        roundFirst = nextToRead;
+        roundCount = count;
+        nextToRead += count;
+        held += count;
+        ahead += count;
+        return null;
+    }
+
+    /**
+     * From the next round on, the stream reads at {@code next} (the server changed its time cycle
+     * or combined it with another). A round that finds nothing read for the round after reads up
+     * to the new slot at once, so the change never leaves a round unread.
+     */
+    synchronized void cadence(Cadence next) {
+        cadence = next;
+    }
+
+    /** How often the stream reads now. */
+    synchronized Cadence cadence() {
+        return cadence;
     }
 
     /**
@@ -95,7 +193,7 @@ final class RoundPlan {
      */
     synchronized Read released() {
         held--;
-        if (!closed && nextToRead <= catchUpTo && held < BUFFERS) {
+        if (!closed && nextToRead <= catchUpTo && held < CATCH_UP_BUFFERS) {
             held++;
             return new Read(nextToRead++, generation);
         }
@@ -108,7 +206,8 @@ final class RoundPlan {
      * A stream behind the edge keeps to its rounds.
      */
     synchronized Read cut(int fragment) {
-        if (closed || paused || !started || nextToRead != fragment || nextToRead <= catchUpTo || held >= BUFFERS) {
+        if (closed || paused || !started || nextToRead != fragment || nextToRead <= catchUpTo
+            || held >= cadence.period() + 1) {
             return null;
         }
         held++;

@@ -8,6 +8,7 @@ import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.admission.AdmissionDecision;
+import io.rondo.scheduler.admission.Cadence;
 import io.rondo.scheduler.admission.DiskDemand;
 import io.rondo.scheduler.admission.StreamDemand;
 import io.rondo.scheduler.device.DiskIo;
@@ -35,12 +36,13 @@ final class StreamAdmission {
     }
 
     /**
-     * The stream may start: its id, and its object's lease, held until it ends.
+     * The stream may start: its id, its object's lease, held until it ends, and how often it reads.
      *
-     * @param id    the stream id ACCEPT gives
-     * @param lease the object, open until {@link #release}
+     * @param id      the stream id ACCEPT gives
+     * @param lease   the object, open until {@link #release}
+     * @param cadence the rounds it reads in, as admission charged it
      */
-    record Admitted(long id, Directory.Lease lease) implements Answer {
+    record Admitted(long id, Directory.Lease lease, Cadence cadence) implements Answer {
     }
 
     /**
@@ -119,11 +121,11 @@ final class StreamAdmission {
         StreamDemand demand = recording.map(r -> StreamDemand.onDisk(id, r.disk(),
             new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id));
         Answer answer = admit(demand, object.name(), client, peak);
-        if (answer instanceof Refused) {
-            return answer;
+        if (answer instanceof Admitted granted) {
+            registry.log().admitted(id, object.name(), client);
+            return new Admitted(id, lease, granted.cadence());
         }
-        registry.log().admitted(id, object.name(), client);
-        return new Admitted(id, lease);
+        return answer;
     }
 
     /**
@@ -155,7 +157,10 @@ final class StreamAdmission {
         registry.log().ended(id, name, client, why);
     }
 
-    /** Admission control, then the stream's two fragment buffers: null if both are had, else the refusal. */
+    /**
+     * Admission control, then the stream's two read buffers, each for the fragments one read of its
+     * cadence takes: admitted (with no lease yet) if both are had, else the refusal.
+     */
     private Answer admit(StreamDemand demand, String name, String client, long peakFragmentBytes) {
         long id = demand.streamId();
         AdmissionDecision decision = admission.admit(demand);
@@ -167,7 +172,8 @@ final class StreamAdmission {
                 case NETWORK, DELIVERY -> RejectReason.NETWORK;
             }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
         }
-        if (!disks.buffers().reserveStream(id, (int) Math.max(1, peakFragmentBytes) + 2 * DiskIo.ALIGNMENT)) {
+        Cadence cadence = ((AdmissionDecision.Accept) decision).cadence();
+        if (!disks.buffers().reserveStream(id, readBytes(peakFragmentBytes, cadence))) {
             admission.release(id);
             registry.log().refused(name, client, "buffer-memory", 5, "no buffer memory left for the "
                 + "stream's two fragment buffers");
@@ -175,7 +181,12 @@ final class StreamAdmission {
                 + "buffers: raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
                 + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
         }
-        return null;
+        return new Admitted(id, null, cadence);
+    }
+
+    /** The buffer one read of {@code cadence} takes: its fragments at their largest, and the alignment around them. */
+    static int readBytes(long peakFragmentBytes, Cadence cadence) {
+        return Math.toIntExact(Math.max(1, peakFragmentBytes) * cadence.period() + 2L * DiskIo.ALIGNMENT);
     }
 
     /**

@@ -83,10 +83,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     public List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs) {
         List<ContinuousRequest> requests = new ArrayList<>();
         for (StreamSession stream : streams) {
-            ContinuousRequest request = stream.plan(disk, round, startNs);
-            if (request != null) {
-                requests.add(request);
-            }
+            stream.plan(disk, round, startNs, requests);
         }
         return requests;
     }

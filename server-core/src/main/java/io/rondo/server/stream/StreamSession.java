@@ -25,12 +25,14 @@ import io.rondo.client.protocol.Seek;
 import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
+import io.rondo.scheduler.admission.Cadence;
 import io.rondo.server.runtime.Prepared;
 import io.rondo.server.runtime.QueueFullException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +57,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
 
     private ChannelHandlerContext ctx;
     private volatile StreamAdmission.Admitted admitted;
+    /** How often the stream reads, once changed since admission: event loop only. */
+    private Cadence cadence;
     private volatile FragmentReads reads;
     private StreamOutput output;
     private MediaIndex media;
@@ -153,6 +157,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         }
         fragments = ready;
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
+        reads.cadence(cadence == null ? admitted.cadence() : cadence);
         output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
         if (ready.growing()) {
             liveWatch = ready.watch(fragment -> ctx.executor().execute(() -> cut(fragment)));
@@ -222,10 +227,25 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         return Math.max(0, edgeNs - behindNs);
     }
 
-    /** The round clock asks: this stream's C-request on {@code disk} this round, or null. */
-    ContinuousRequest plan(int disk, long round, long startNs) {
+    /**
+     * From the next round on, the stream reads at {@code next} (stream combination or a new time
+     * cycle). Any thread; applied on the stream's event loop.
+     */
+    void cadence(Cadence next) {
+        ctx.executor().execute(() -> {
+            cadence = next;
+            if (reads != null) {
+                reads.cadence(next);
+            }
+        });
+    }
+
+    /** The round clock asks: this stream's C-requests on {@code disk} this round, added to {@code into}. */
+    void plan(int disk, long round, long startNs, List<ContinuousRequest> into) {
         FragmentReads planned = reads;
-        return planned == null ? null : planned.plan(disk, round, startNs);
+        if (planned != null) {
+            planned.plan(disk, round, startNs, into);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.rondo.server.stream;
 
 import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.admission.Cadence;
 import io.rondo.scheduler.device.OpenFile;
 import io.rondo.server.runtime.Prepared;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The round plan stepped round by round, as the round clock and the event loop drive it. */
 class RoundPlanTest {
@@ -137,6 +139,66 @@ class RoundPlanTest {
         behind.released();
         assertNull(behind.cut(4), "a stream behind the edge is not sped up");
         assertEquals(1, behind.planRound(0, 0).fragment());
+    }
+
+    @Test
+    void aStreamReadingEveryOtherRoundReadsTwoFragmentsInOneIoInItsSlot() {
+        RoundPlan plan = new RoundPlan(oneDisk(20));
+        plan.cadence(new Cadence(2, 1));
+        plan.start(0, 0, 0);
+        RoundPlan.Read transitory = plan.planRound(0, 0);
+        assertArrayEquals(new int[] {1}, transitory.fragments(), "round 0 is not its slot: one fragment, up to it");
+        plan.released();
+        RoundPlan.Read slot = plan.planRound(0, 1);
+        assertArrayEquals(new int[] {2, 3}, slot.fragments(), "its slot reads the two fragments up to the next");
+        assertEquals(2, slot.roundFirst());
+        plan.released();
+        assertNull(plan.planRound(0, 2), "nothing between its slots");
+        plan.released();
+        assertArrayEquals(new int[] {4, 5}, plan.planRound(0, 3).fragments());
+    }
+
+    @Test
+    void aChangeOfCadenceNeverLeavesARoundUnread() {
+        RoundPlan plan = new RoundPlan(oneDisk(40));
+        plan.start(0, 0, 0);
+        int read = 1;
+        for (long round = 0; round < 30; round++) {
+            if (round == 5) {
+                plan.cadence(new Cadence(4, 3));
+            }
+            if (round == 17) {
+                plan.cadence(new Cadence(2, 0));
+            }
+            RoundPlan.Read reads = plan.planRound(0, round);
+            if (reads != null) {
+                assertEquals(read, reads.fragment(), "round " + round + " reads on from where the last stopped");
+                read += reads.fragments().length;
+                for (int i = 0; i < reads.fragments().length; i++) {
+                    plan.released();
+                }
+            }
+            assertTrue(read >= round + 2, "by round " + round + " the fragment of the round after is read");
+            assertTrue(read <= round + 2 + 4, "never more than a cycle ahead");
+        }
+    }
+
+    @Test
+    void onTwoDisksEachDiskReadsItsShareOfTheCycleInOneIo() {
+        RoundPlan plan = new RoundPlan(placed(new int[] {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}));
+        plan.cadence(new Cadence(4, 0));
+        plan.start(0, 0, 0);
+        plan.planRound(0, 0);
+        plan.planRound(1, 0);
+        for (int sent = 0; sent < 4; sent++) {
+            plan.released();
+        }
+        assertNull(plan.planRound(0, 3));
+        RoundPlan.Read first = plan.planRound(0, 4);
+        RoundPlan.Read second = plan.planRound(1, 4);
+        assertArrayEquals(new int[] {6, 8}, first.fragments());
+        assertArrayEquals(new int[] {5, 7}, second.fragments());
+        assertEquals(5, first.roundFirst());
     }
 
     /** A recording on one disk with {@code cut[0]} fragments so far. */
