@@ -2,6 +2,7 @@ package io.rondo.server;
 
 import io.micrometer.core.instrument.Tags;
 import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.cycle.Step;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
 import io.rondo.server.live.LiveTotals;
@@ -10,6 +11,8 @@ import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
+
+import java.util.Locale;
 
 /**
  * Connects a running server to its metrics and its event stream: each disk's rounds, deadline
@@ -59,6 +62,22 @@ public final class ServerMetrics {
         metrics.gauge("rondo.buffers.ceiling.bytes", "The read buffers' ceiling (buffers.ceiling)", Tags.empty(),
             buffers, BufferPool::ceilingBytes);
         streams.admissionLog().observe(metrics, events);
+        bindCycle(metrics, streams);
+    }
+
+    /** Binds stream combination (papers/003): the time cycle, the streams combined, and each operation made. */
+    private static void bindCycle(RondoMetrics metrics, StreamServer streams) {
+        metrics.gauge("rondo.cycle.seconds", "The time cycle: the rounds between a stream's reads, as a length",
+            Tags.empty(), streams, s -> s.cycleNs() / 1e9);
+        metrics.gauge("rondo.streams.combined", "Streams read in combined pairs (one IO of two cycles' data every "
+            + "other cycle)", Tags.empty(), streams, StreamServer::combinedStreams);
+        for (Step.Operation operation : Step.Operation.values()) {
+            if (operation != Step.Operation.NONE) {
+                metrics.functionCounter("rondo.cycle.operations", "Stream combination's reschedules, by operation",
+                    Tags.of("operation", operation.name().toLowerCase(Locale.ROOT)), streams,
+                    s -> s.cycleOperations().get(operation));
+            }
+        }
     }
 
     /** Binds what the recordings do: recordings active, write rounds on time and late, bytes written and received. */

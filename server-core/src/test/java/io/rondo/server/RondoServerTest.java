@@ -35,11 +35,11 @@ class RondoServerTest {
     @Test
     void aContextWithoutALibraryOrDiskModelsSaysWhatIsMissing() throws Exception {
         IllegalStateException noLibrary = assertThrows(IllegalStateException.class,
-            () -> new RondoServer.Context().model(DiskProfile.paperDisk()).conclude());
+            () -> new RondoContext().model(DiskProfile.paperDisk()).conclude());
         assertEquals("no library: set library(...)", noLibrary.getMessage());
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc())) {
             IllegalStateException noModels = assertThrows(IllegalStateException.class,
-                () -> RondoServer.start(new RondoServer.Context().library(library)));
+                () -> RondoServer.start(new RondoContext().library(library)));
             assertEquals("no disk models: set model(...) or models(...)", noModels.getMessage());
         }
     }
@@ -57,7 +57,7 @@ class RondoServerTest {
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc())) {
             Path source = Files.writeString(temp.resolve("note.txt"), "read only when the caller steps the disks\n");
             library.ingest().ingest(new IngestRequest(source, "/note.txt", null, 0), copied -> { });
-            try (RondoServer server = RondoServer.start(new RondoServer.Context()
+            try (RondoServer server = RondoServer.start(new RondoContext()
                      .library(library)
                      .model(DiskProfile.paperDisk())
                      .emulate(true)

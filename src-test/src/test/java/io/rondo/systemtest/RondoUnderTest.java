@@ -13,6 +13,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.exec.BlockDevice;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.HttpSettings;
@@ -164,7 +165,7 @@ final class RondoUnderTest implements AutoCloseable {
         byte[] note = "a note, read through the disks\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("note.txt"), note), NOTE, null, 0),
             c -> { });
-        RondoServer server = RondoServer.start(new RondoServer.Context()
+        RondoServer server = RondoServer.start(new RondoContext()
             .library(library)
             .model(DiskProfile.paperDisk())
             .emulate(true)

@@ -113,12 +113,34 @@ public final class BufferPool {
         if (streams.containsKey(streamId)) {
             throw new IllegalStateException("stream " + streamId + " already has a reservation");
         }
-        long bytes = 2L * classCapacity(maxFragmentBytes);
+        StreamAccount account = new StreamAccount(classCapacity(maxFragmentBytes));
+        long bytes = account.countedWith(account.capacity);
         if (reservedBytes + discreteInUseBytes + bytes > ceilingBytes) {
             return false;
         }
-        reservedBytes += bytes;
-        streams.put(streamId, new StreamAccount(classCapacity(maxFragmentBytes)));
+        streams.put(streamId, account);
+        recount(account);
+        return true;
+    }
+
+    /**
+     * Lets a stream's reads take buffers of up to {@code maxReadBytes} from now on (a cadence that
+     * reads several fragments at once, or back to one). Its reservation counts the buffers it holds
+     * as they are and the rest of its two at the new size, so a shrink frees memory as the larger
+     * buffers come back. False, and nothing changed, if a growth would pass the ceiling.
+     */
+    public synchronized boolean resizeStream(long streamId, int maxReadBytes) {
+        StreamAccount account = streams.get(streamId);
+        if (account == null || account.closed) {
+            throw new StreamEndedException(streamId);
+        }
+        int capacity = classCapacity(maxReadBytes);
+        long more = account.countedWith(capacity) - account.counted;
+        if (more > 0 && reservedBytes + discreteInUseBytes + more > ceilingBytes) {
+            return false;
+        }
+        account.capacity = capacity;
+        recount(account);
         return true;
     }
 
@@ -131,7 +153,7 @@ public final class BufferPool {
         account.closed = true;
         if (account.held == 0) {
             streams.remove(streamId);
-            reservedBytes -= 2L * account.capacity;
+            reservedBytes -= account.counted;
         }
     }
 
@@ -170,6 +192,8 @@ public final class BufferPool {
                     + "-byte buffers reserved for stream " + streamId);
             }
             account.held++;
+            account.heldBytes += 1L << sizeClass;
+            recount(account);
             outstanding++;
         }
         return take(sizeClass, streamId);
@@ -197,9 +221,12 @@ public final class BufferPool {
             } else {
                 StreamAccount account = streams.get(buffer.streamId());
                 account.held--;
+                account.heldBytes -= capacity;
                 if (account.closed && account.held == 0) {
                     streams.remove(buffer.streamId());
-                    reservedBytes -= 2L * account.capacity;
+                    reservedBytes -= account.counted;
+                } else {
+                    recount(account);
                 }
             }
             keep = cachedBytes + capacity + reservedBytes + discreteInUseBytes <= ceilingBytes;
@@ -235,13 +262,28 @@ public final class BufferPool {
         return Math.max(sizeClass, SMALLEST_CLASS);
     }
 
+    /** Counts {@code account}'s reservation again after a change, in {@link #reservedBytes}. */
+    private void recount(StreamAccount account) {
+        long counted = account.countedWith(account.capacity);
+        reservedBytes += counted - account.counted;
+        account.counted = counted;
+    }
+
     private static final class StreamAccount {
-        final int capacity;
+        int capacity;
         int held;
+        long heldBytes;
+        /** What {@link #reservedBytes} counts for the stream. */
+        long counted;
         boolean closed;
 
         StreamAccount(int capacity) {
             this.capacity = capacity;
+        }
+
+        /** The buffers it holds as they are, and the rest of its two at {@code size}. */
+        long countedWith(int size) {
+            return heldBytes + (long) Math.max(0, 2 - held) * size;
         }
     }
 }

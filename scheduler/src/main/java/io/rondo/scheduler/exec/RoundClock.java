@@ -30,6 +30,10 @@ public final class RoundClock implements Agent {
     public interface RoundPlan {
         /** The C-requests disk {@code disk} must read in round {@code round}, starting at {@code startNs}. */
         List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs);
+
+        /** Every disk has round {@code round}'s C-requests: the plan may look ahead to the next. */
+        default void roundStarted(long round, long startNs) {
+        }
     }
 
     private final List<DiskExecutor> executors;
@@ -81,6 +85,7 @@ public final class RoundClock implements Agent {
             for (int disk = 0; disk < executors.size(); disk++) {
                 executors.get(disk).startRound(startNs, plan.continuousFor(disk, round, startNs));
             }
+            plan.roundStarted(round, startNs);
             round++;
             started++;
         }

@@ -24,14 +24,18 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
  * The policy of a running server and its changes (RFC 7396 merge patches with an {@code If-Match}
  * precondition). A change reaches every disk at its next round start (the scheduling policy), and
  * admission control, the buffer pool and the D-response bound at once; nothing already admitted
  * is dropped: a setting the running streams no longer fit applies to new streams, and the answer
- * says how many running streams exceed it. The round length cannot change: every stored fragment
- * was cut to it at ingest.
+ * says how many running streams exceed it. {@code scheduler.roundMs} is the time cycle the operator
+ * asks for (papers/003): a power of two of the rounds the stored fragments were cut to, which every
+ * stream's reads move to at once if they all still fit, refused with 422 if not; with stream
+ * combination on, the cycle adapts from there (the cycle in force is the admission resource's and
+ * the metrics'). Without a stream server behind it, the round cannot change.
  *
  * <p>With a data folder, a change outlives the server: the policy changed through the API is kept
  * in {@link #FILE} ({@link PolicyFile}) and is in force again at the next start, over
@@ -64,6 +68,8 @@ public final class PolicyControl {
 
     private final PolicyFile file;
     private final long directMemoryBytes;
+    /** Takes a time cycle an operator asks for, in ns; null where the round cannot change. */
+    private final LongConsumer cycles;
     private final String id;
     private PolicyView current;
     private long generation;
@@ -83,6 +89,17 @@ public final class PolicyControl {
      */
     public PolicyControl(DiskRuntime disks, AdmissionController admission, EventHub events, String schedulingPolicy,
                          long responseBoundMs, PolicyFile file, long directMemoryBytes) {
+        this(disks, admission, events, schedulingPolicy, responseBoundMs, file, directMemoryBytes, null);
+    }
+
+    /**
+     * As {@link #PolicyControl(DiskRuntime, AdmissionController, EventHub, String, long, PolicyFile, long)},
+     * with {@code cycles} taking the time cycle {@code scheduler.roundMs} asks for (in ns), or
+     * refusing it with an {@link IllegalArgumentException} that says why.
+     */
+    public PolicyControl(DiskRuntime disks, AdmissionController admission, EventHub events, String schedulingPolicy,
+                         long responseBoundMs, PolicyFile file, long directMemoryBytes, LongConsumer cycles) {
+        this.cycles = cycles;
         this.file = file;
         this.directMemoryBytes = directMemoryBytes;
         this.disks = disks;
@@ -98,10 +115,12 @@ public final class PolicyControl {
         if (kept.policy() != null) {
             ObjectNode merged = ApiReply.JSON.valueToTree(current);
             merge(merged, kept.policy(), file + ": ");
-            ((ObjectNode) merged.get("scheduler")).put("roundMs", current.scheduler().roundMs());
+            if (cycles == null) {
+                ((ObjectNode) merged.get("scheduler")).put("roundMs", current.scheduler().roundMs());
+            }
             try {
                 PolicyView restored = read(merged);
-                apply(restored);
+                apply(restored, current);
                 current = restored;
             } catch (Problem problem) {
                 throw new IllegalStateException(file + ": the policy kept there cannot be applied: "
@@ -156,12 +175,12 @@ public final class PolicyControl {
         merge(merged, patch, "");
         PolicyView next = read(merged);
         PolicyView before = current;
-        int exceeding = apply(next);
+        int exceeding = apply(next, before);
         if (file != null) {
             try {
                 file.save(new PolicyFile.State(id, generation + 1, ApiReply.JSON.valueToTree(next)));
             } catch (IllegalStateException e) {
-                apply(before);
+                apply(before, next);
                 LOG.warn("the policy change is not made: {}", e.getMessage());
                 throw Problem.internal();
             }
@@ -199,10 +218,13 @@ public final class PolicyControl {
     /** The merged document as a policy, every value checked. */
     private PolicyView read(ObjectNode merged) {
         JsonNode round = merged.get("scheduler").get("roundMs");
-        if (!whole(round) || round.asLong() != current.scheduler().roundMs()) {
-            throw Problem.unprocessable("scheduler.roundMs", "the round length cannot change while the server runs: "
-                + "every continuous object's fragments were cut to " + current.scheduler().roundMs() + " ms at ingest. "
-                + "Change scheduler.roundMs in rondo.yaml and ingest the objects again");
+        if (!whole(round) || round.asLong() < 1) {
+            throw Problem.invalid("scheduler.roundMs", "scheduler.roundMs is a whole number of milliseconds, was "
+                + round);
+        }
+        if (cycles == null && round.asLong() != current.scheduler().roundMs()) {
+            throw Problem.unprocessable("scheduler.roundMs", "the round length cannot change here: every continuous "
+                + "object's fragments were cut to " + current.scheduler().roundMs() + " ms at ingest");
         }
         String scheduling = text(merged, "scheduler", "policy");
         try {
@@ -234,7 +256,7 @@ public final class PolicyControl {
                 + "the JVM more (RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=...) or ask for less");
         }
         Long network = bits(merged.get("network").get("capacityBitsPerSecond"));
-        return new PolicyView(new PolicyView.Scheduler(scheduling, current.scheduler().roundMs()),
+        return new PolicyView(new PolicyView.Scheduler(scheduling, round.asLong()),
             new PolicyView.Admission(admissionPolicy.label(), reserve.asDouble()),
             new PolicyView.Discrete(bound.asLong()), new PolicyView.Buffers(ceiling), new PolicyView.Network(network));
     }
@@ -298,7 +320,14 @@ public final class PolicyControl {
     }
 
     /** Puts {@code next} in force; returns how many running streams exceed its admission settings. */
-    private int apply(PolicyView next) {
+    private int apply(PolicyView next, PolicyView from) {
+        if (cycles != null && next.scheduler().roundMs() != from.scheduler().roundMs()) {
+            try {
+                cycles.accept(next.scheduler().roundMs() * 1_000_000);
+            } catch (IllegalArgumentException e) {
+                throw Problem.unprocessable("scheduler.roundMs", e.getMessage());
+            }
+        }
         SchedulingPolicy scheduling = SchedulingPolicy.parse(next.scheduler().policy());
         AdmissionConfig config = admission.config()
             .withPolicy(AdmissionPolicy.parse(next.admission().policy()))

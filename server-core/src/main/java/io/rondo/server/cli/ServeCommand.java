@@ -5,6 +5,7 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.AdminUrlFile;
@@ -170,7 +171,7 @@ final class ServeCommand implements Callable<Integer> {
             connections.warnings(descriptors).forEach(warning -> out.println("WARNING: " + warning));
             AdminSettings admin = settings.adminSettings();
             AdminTokens tokens = AdminTokens.load(admin, library.dataFolder(), System.getenv());
-            RondoServer.Context context = new RondoServer.Context()
+            RondoContext context = new RondoContext()
                 .config(settings)
                 .library(library)
                 .models(byDisk::get)

@@ -60,16 +60,29 @@ final class CycleControl {
     private CycleSchedule schedule;
     private long cycleStart;
 
+    /** Stream combination on, with rounds of {@code roundNs}: cycles of 1 to 16 rounds, halved to shorten. */
+    static CombinationSettings defaults(long roundNs) {
+        return new CombinationSettings(true, CombinationSettings.DEFAULT_MEMORY_THRESHOLD,
+            CombinationSettings.DEFAULT_CYCLE_THRESHOLD, CombinationSettings.DEFAULT_DIFFERENCE_THRESHOLD, 0.5,
+            roundNs, roundNs, roundNs * CombinationSettings.DEFAULT_MAX_QUANTA);
+    }
+
     /**
-     * @param settings  the thresholds and the cycle's bounds; its quantum is the round (the fragment length)
+     * @param settings  the thresholds and the cycle's bounds; its quantum is the round (the fragment length),
+     *                  and its UNIT one half (cycles are powers of two of rounds)
      * @param startNs   the cycle to start with, a power-of-two number of rounds
      */
     CycleControl(AdmissionController admission, Streams streams, CombinationSettings settings, long startNs) {
+        if (settings.shortenUnit() != 0.5) {
+            throw new IllegalArgumentException("the server's time cycles are powers of two of rounds: a shortening "
+                + "halves them (UNIT 0.5), was " + settings.shortenUnit());
+        }
+        checkCycle(settings.maxCycleNs(), settings.quantumNs());
         this.admission = admission;
         this.streams = streams;
         this.quantumNs = settings.quantumNs();
         this.combination = new StreamCombination(settings, new Judged());
-        this.schedule = CycleSchedule.start(checkCycle(settings.checkCycle(startNs)), quantumNs);
+        this.schedule = CycleSchedule.start(checkCycle(settings.checkCycle(startNs), quantumNs), quantumNs);
         admission.basePeriod(period(startNs));
         for (Step.Operation operation : Step.Operation.values()) {
             operations.put(operation, 0L);
@@ -99,7 +112,7 @@ final class CycleControl {
      * @throws IllegalArgumentException if the length is not one the cycle may have, or does not fit
      */
     synchronized void requestCycle(long cycleNs) {
-        checkCycle(combination.settings().checkCycle(cycleNs));
+        checkCycle(combination.settings().checkCycle(cycleNs), quantumNs);
         CycleSchedule asked = synced(schedule.changePending() ? CycleSchedule.start(cycleNs(), quantumNs) : schedule);
         asked = cycleNs == asked.cycleNs() ? asked : withCycle(asked, cycleNs);
         if (!apply(asked)) {
@@ -223,7 +236,7 @@ final class CycleControl {
         return (int) (cycleNs / quantumNs);
     }
 
-    private long checkCycle(long cycleNs) {
+    private static long checkCycle(long cycleNs, long quantumNs) {
         long rounds = cycleNs / quantumNs;
         if (Long.bitCount(rounds) != 1 || rounds > Cadence.MAX_PERIOD) {
             throw new IllegalArgumentException("a time cycle must be a power of two of rounds of "

@@ -2,12 +2,17 @@ package io.rondo.server.stream;
 
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.ContinuousRequest;
+import io.rondo.scheduler.admission.Cadence;
+import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.server.observe.AdmissionLog;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -77,6 +82,37 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     /** Tells every stream the server is stopping. */
     void shutdownAll() {
         streams.forEach(stream -> stream.endWith(ErrorCode.SHUTTING_DOWN, "the server is shutting down"));
+    }
+
+    /**
+     * The streams stream combination may give a new cadence (papers/003): those reading stored
+     * objects, by id, with their bytes a second; each change resizes the stream's buffers in
+     * {@code buffers} first.
+     */
+    CycleControl.Streams combinable(BufferPool buffers) {
+        return new CycleControl.Streams() {
+            private final Map<Long, StreamSession> byId = new HashMap<>();
+
+            @Override
+            public Map<Long, Long> combinable() {
+                byId.clear();
+                Map<Long, Long> rates = new LinkedHashMap<>();
+                for (StreamSession stream : streams) {
+                    long rate = stream.combinableBytesPerSecond();
+                    if (rate > 0) {
+                        byId.put(stream.id(), stream);
+                        rates.put(stream.id(), rate);
+                    }
+                }
+                return rates;
+            }
+
+            @Override
+            public boolean recadence(long id, Cadence cadence) {
+                StreamSession stream = byId.get(id);
+                return stream != null && stream.recadence(cadence, buffers);
+            }
+        };
     }
 
     @Override

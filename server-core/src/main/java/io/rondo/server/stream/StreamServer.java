@@ -14,7 +14,10 @@ import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.cycle.CombinationSettings;
+import io.rondo.scheduler.cycle.Step;
 import io.rondo.scheduler.exec.AgentThreads;
+import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.live.LiveRecordings;
 import io.rondo.server.net.ConnectionLimit;
@@ -28,6 +31,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -48,6 +52,7 @@ public final class StreamServer implements AutoCloseable {
     private final io.netty.channel.Channel channel;
     private final StreamRegistry registry;
     private final AdmissionController admission;
+    private final CycleControl cycles;
     private final StreamSender sender;
     private final AgentThreads threads;
     private final StreamSettings settings;
@@ -56,8 +61,9 @@ public final class StreamServer implements AutoCloseable {
     private final AllowedOrigins origins;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
-                         AdmissionController admission, StreamSender sender, AgentThreads threads,
+                         AdmissionController admission, CycleControl cycles, StreamSender sender, AgentThreads threads,
                          StreamSettings settings, BiFunction<Directory, DiskRuntime, SessionServices> sessions) {
+        this.cycles = cycles;
         this.group = group;
         this.channel = channel;
         this.registry = registry;
@@ -111,16 +117,41 @@ public final class StreamServer implements AutoCloseable {
     public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                      AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
                                      EpochClock epochClock, Publishing publishing) throws InterruptedException {
+        return start(address, directory, disks, config, settings, limit, epochClock, publishing,
+            CycleControl.defaults(disks.roundNs()));
+    }
+
+    /**
+     * Binds the stream port as {@link #start(InetSocketAddress, Directory, DiskRuntime, AdmissionConfig,
+     * StreamSettings, ConnectionLimit, EpochClock, Publishing)}, combining streams and adapting the
+     * time cycle under {@code combination} (papers/003), from one round.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
+                                     EpochClock epochClock, Publishing publishing, CombinationSettings combination)
+        throws InterruptedException {
         StreamRegistry registry = new StreamRegistry(epochClock);
         LiveRecordings recordings = publishing.recordings();
-        disks.plan(recordings == null ? registry : (disk, round, startNs) -> {
-            List<ContinuousRequest> requests = new ArrayList<>(registry.continuousFor(disk, round, startNs));
-            requests.addAll(recordings.writesFor(disk, round, startNs));
-            return requests;
-        });
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
             disks.clock());
+        CycleControl cycles = new CycleControl(admission, registry.combinable(disks.buffers()), combination,
+            disks.roundNs());
+        disks.plan(new RoundClock.RoundPlan() {
+            @Override
+            public List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs) {
+                List<ContinuousRequest> requests = new ArrayList<>(registry.continuousFor(disk, round, startNs));
+                if (recordings != null) {
+                    requests.addAll(recordings.writesFor(disk, round, startNs));
+                }
+                return requests;
+            }
+
+            @Override
+            public void roundStarted(long round, long startNs) {
+                cycles.roundStarted(round);
+            }
+        });
         for (String disk : disks.diskNames()) {
             disks.watch(disk).feedRounds(round -> admission.roundEnded(disk, round));
         }
@@ -156,7 +187,7 @@ public final class StreamServer implements AutoCloseable {
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
-        return new StreamServer(group, channel, registry, admission, sender, threads, settings, sessions);
+        return new StreamServer(group, channel, registry, admission, cycles, sender, threads, settings, sessions);
     }
 
     /**
@@ -190,6 +221,31 @@ public final class StreamServer implements AutoCloseable {
 
     public AdmissionController admission() {
         return admission;
+    }
+
+    /** The time cycle now (papers/003): the rounds between a stream's reads, as a length. */
+    public long cycleNs() {
+        return cycles.cycleNs();
+    }
+
+    /**
+     * Sets the time cycle to {@code cycleNs}, every stream's reads moved to it at once.
+     *
+     * @throws IllegalArgumentException if it is not a power of two of rounds within the bounds, or
+     *                                  the streams at that cadence would not fit the disks and the buffers
+     */
+    public void requestCycle(long cycleNs) {
+        cycles.requestCycle(cycleNs);
+    }
+
+    /** The streams read in combined pairs now. */
+    public int combinedStreams() {
+        return cycles.combined();
+    }
+
+    /** How many times stream combination combined, split, doubled and shortened so far, by operation. */
+    public Map<Step.Operation, Long> cycleOperations() {
+        return cycles.operations();
     }
 
     /** Every stream's admission decision and end, counted and kept for the admin API. */

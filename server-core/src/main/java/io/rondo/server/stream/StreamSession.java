@@ -26,6 +26,8 @@ import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.Cadence;
+import io.rondo.scheduler.exec.BufferPool;
+import io.rondo.scheduler.exec.StreamEndedException;
 import io.rondo.server.runtime.Prepared;
 import io.rondo.server.runtime.QueueFullException;
 import org.slf4j.Logger;
@@ -60,11 +62,14 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     /** How often the stream reads, once changed since admission: event loop only. */
     private Cadence cadence;
     private volatile FragmentReads reads;
+    /** The bytes a second a stored object plays at, once it is ready; 0 for a stream that must read every round. */
+    private volatile long combinableBytesPerSecond;
+    private volatile long peakFragmentBytes;
     private StreamOutput output;
     private MediaIndex media;
     private ClientProfile profile;
     private DeadlineWatch deadline;
-    private boolean finished;
+    private volatile boolean finished;
     private boolean paused;
     /** A live recording's news of each fragment cut, while this stream watches it. */
     private AutoCloseable liveWatch;
@@ -158,6 +163,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         fragments = ready;
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
         reads.cadence(cadence == null ? admitted.cadence() : cadence);
+        if (!ready.growing()) {
+            peakFragmentBytes = ready.peakFragmentBytes();
+            combinableBytesPerSecond = Math.max(1, ready.media().averageBitRate() / 8);
+        }
         output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
         if (ready.growing()) {
             liveWatch = ready.watch(fragment -> ctx.executor().execute(() -> cut(fragment)));
@@ -228,10 +237,37 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     }
 
     /**
+     * The bytes a second the stream plays at, if its cadence may change: it reads a stored object
+     * and has not ended; else 0 (a recording's viewer stays at one read a round).
+     */
+    long combinableBytesPerSecond() {
+        return finished ? 0 : combinableBytesPerSecond;
+    }
+
+    /**
+     * Gives the stream a new cadence: its buffers resized for one read of it first; false, and
+     * nothing changed, if the buffer pool cannot hold them or the stream has ended. Any thread.
+     */
+    boolean recadence(Cadence next, BufferPool buffers) {
+        if (combinableBytesPerSecond() == 0) {
+            return false;
+        }
+        try {
+            if (!buffers.resizeStream(id(), StreamAdmission.readBytes(peakFragmentBytes, next))) {
+                return false;
+            }
+        } catch (StreamEndedException e) {
+            return false;
+        }
+        cadence(next);
+        return true;
+    }
+
+    /**
      * From the next round on, the stream reads at {@code next} (stream combination or a new time
      * cycle). Any thread; applied on the stream's event loop.
      */
-    void cadence(Cadence next) {
+    private void cadence(Cadence next) {
         ctx.executor().execute(() -> {
             cadence = next;
             if (reads != null) {

@@ -13,6 +13,7 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.config.RondoConfig;
@@ -68,7 +69,7 @@ class LiveAdminTest {
         library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("t.txt"), "text"), "/t.txt", null,
             0), copied -> { });
-        server = RondoServer.start(new RondoServer.Context().library(library).model(DiskProfile.paperDisk())
+        server = RondoServer.start(new RondoContext().library(library).model(DiskProfile.paperDisk())
             .tokens(AdminTokens.of(ADMIN, READ, PUBLISH)));
     }
 

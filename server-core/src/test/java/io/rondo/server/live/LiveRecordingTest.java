@@ -11,6 +11,7 @@ import io.rondo.client.protocol.RejectReason;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.config.RondoConfig;
@@ -56,7 +57,7 @@ class LiveRecordingTest {
         byte[] source = LiveMedia.fragmentedMp4(6, 25);
         Files.write(temp.resolve("source.mp4"), source);
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
-             RondoServer server = RondoServer.start(new RondoServer.Context().library(library)
+             RondoServer server = RondoServer.start(new RondoContext().library(library)
                  .model(DiskProfile.paperDisk()).tokens(AdminTokens.of("admin-token-of-the-test",
                      "read-token-of-the-test", PUBLISH)))) {
             int port = server.streams().address().getPort();
@@ -105,7 +106,7 @@ class LiveRecordingTest {
         LiveMedia.assumeFfmpeg();
         byte[] source = LiveMedia.fragmentedMp4(16, 25);
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
-             RondoServer server = RondoServer.start(new RondoServer.Context().library(library)
+             RondoServer server = RondoServer.start(new RondoContext().library(library)
                  .model(DiskProfile.paperDisk()).tokens(AdminTokens.of("admin-token-of-the-test",
                      "read-token-of-the-test", PUBLISH)));
              StreamClient publishing = StreamClient.connect("127.0.0.1", server.streams().address().getPort())) {
@@ -201,7 +202,7 @@ class LiveRecordingTest {
     @Timeout(60)
     void aPublisherWithoutThePublishTokenOrUnderAnObjectsNameIsRefused() throws Exception {
         try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
-             RondoServer server = RondoServer.start(new RondoServer.Context().library(library)
+             RondoServer server = RondoServer.start(new RondoContext().library(library)
                  .model(DiskProfile.paperDisk()).tokens(AdminTokens.of("admin-token-of-the-test",
                      "read-token-of-the-test", PUBLISH)))) {
             int port = server.streams().address().getPort();

@@ -9,6 +9,7 @@ import io.rondo.client.protocol.RejectReason;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.config.RondoConfig;
@@ -51,7 +52,7 @@ class PublishFaultsTest {
     @BeforeEach
     void serve() throws Exception {
         library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
-        server = RondoServer.start(new RondoServer.Context().library(library).model(DiskProfile.paperDisk())
+        server = RondoServer.start(new RondoContext().library(library).model(DiskProfile.paperDisk())
             .tokens(AdminTokens.of("admin-token-of-the-test", "read-token-of-the-test", PUBLISH))
             .streamSettings(StreamSettings.defaults().withTimeouts(CLIENT_TIMEOUT_MS, 5_000)));
         port = server.streams().address().getPort();

@@ -6,6 +6,7 @@ import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.disk.DiskProfile;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.cli.RondoCommand;
@@ -48,7 +49,7 @@ class LiveCommandTest {
     @BeforeEach
     void serve() throws Exception {
         library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
-        server = RondoServer.start(new RondoServer.Context().library(library).model(DiskProfile.paperDisk())
+        server = RondoServer.start(new RondoContext().library(library).model(DiskProfile.paperDisk())
             .tokens(AdminTokens.of(ADMIN, "read-token-of-the-live-command-test", PUBLISH)));
         tokenFile = Files.writeString(temp.resolve("admin.token"), ADMIN + "\n");
     }
