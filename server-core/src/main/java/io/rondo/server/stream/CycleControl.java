@@ -112,7 +112,13 @@ final class CycleControl {
      * @throws IllegalArgumentException if the length is not one the cycle may have, or does not fit
      */
     synchronized void requestCycle(long cycleNs) {
-        checkCycle(combination.settings().checkCycle(cycleNs), quantumNs);
+        checkCycle(cycleNs, quantumNs);
+        CombinationSettings settings = combination.settings();
+        if (cycleNs < settings.minCycleNs() || cycleNs > settings.maxCycleNs()) {
+            throw new IllegalArgumentException("a time cycle of " + cycleNs / 1_000_000 + " ms is outside "
+                + settings.minCycleNs() / 1_000_000 + " to " + settings.maxCycleNs() / 1_000_000
+                + " ms (scheduler.roundMs to scheduler.maxCycleMs)");
+        }
         CycleSchedule asked = synced(schedule.changePending() ? CycleSchedule.start(cycleNs(), quantumNs) : schedule);
         asked = cycleNs == asked.cycleNs() ? asked : withCycle(asked, cycleNs);
         if (!apply(asked)) {
@@ -238,7 +244,7 @@ final class CycleControl {
 
     private static long checkCycle(long cycleNs, long quantumNs) {
         long rounds = cycleNs / quantumNs;
-        if (Long.bitCount(rounds) != 1 || rounds > Cadence.MAX_PERIOD) {
+        if (cycleNs % quantumNs != 0 || Long.bitCount(rounds) != 1 || rounds > Cadence.MAX_PERIOD) {
             throw new IllegalArgumentException("a time cycle must be a power of two of rounds of "
                 + quantumNs / 1_000_000 + " ms (the stored fragments' length), up to " + Cadence.MAX_PERIOD
                 + " of them; was "

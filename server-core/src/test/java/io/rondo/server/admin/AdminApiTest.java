@@ -258,8 +258,11 @@ class AdminApiTest {
         problem(patch("{not json", etag, AdminFixture.ADMIN), 400, "invalid-request");
         assertEquals("scheduler.roundMs", problem(patch("{\"scheduler\":{\"roundMs\":500}}", etag,
             AdminFixture.ADMIN), 422, "unprocessable").get("field").asText());
+        assertEquals("scheduler.roundMs", problem(patch("{\"scheduler\":{\"roundMs\":3000}}", etag,
+            AdminFixture.ADMIN), 422, "unprocessable").get("field").asText());
+        assertEquals(1_000_000_000L, server.streams.cycleNs(), "a refused cycle changes nothing");
 
-        HttpResponse<String> changed = patch("{\"scheduler\":{\"policy\":\"mixed-gated-scan\"},"
+        HttpResponse<String> changed = patch("{\"scheduler\":{\"policy\":\"mixed-gated-scan\",\"roundMs\":4000},"
             + "\"buffers\":{\"ceilingBytes\":\"512M\"},\"network\":{\"capacityBitsPerSecond\":\"1G\"},"
             + "\"discrete\":{\"responseBoundMs\":2500}}", etag, AdminFixture.ADMIN);
         assertEquals(200, changed.statusCode(), changed.body());
@@ -270,6 +273,7 @@ class AdminApiTest {
         assertFalse(etag.equals(changed.headers().firstValue("ETag").orElseThrow()));
         problem(patch("{}", etag, AdminFixture.ADMIN), 412, "precondition-failed");
         assertEquals(512L << 20, server.disks.buffers().ceilingBytes());
+        assertEquals(4_000_000_000L, server.streams.cycleNs(), "the time cycle is four 1 s rounds now");
         assertEquals(1_000_000_000L, server.streams.admission().config().networkBitsPerSecond());
         String disk = server.disks.diskNames().get(0);
         await().atMost(Duration.ofSeconds(5)).until(() -> json(server.get("/api/v1/disks/" + disk,

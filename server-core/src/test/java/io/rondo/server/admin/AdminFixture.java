@@ -13,6 +13,7 @@ import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
+import io.rondo.server.config.DirectMemory;
 
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -90,7 +91,8 @@ final class AdminFixture implements AutoCloseable {
         RondoMetrics metrics = new RondoMetrics();
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, 1800);
-        PolicyControl policy = new PolicyControl(disks, streams.admission(), events, "mixed-incremental-scan", 1800);
+        PolicyControl policy = new PolicyControl(disks, streams.admission(), events, "mixed-incremental-scan", 1800,
+            null, DirectMemory.maxBytes(), streams::requestCycle);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, metricsPublic, SystemClocks.utc());
         AdminRouter router = api.routes(new AdminRouter());
         new ObjectsResource(library, streams, maxUploadBytes).routes(router);

@@ -23,6 +23,7 @@ import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
+import io.rondo.server.config.DirectMemory;
 import io.rondo.server.config.SchedulerSettings;
 import io.rondo.server.content.Library;
 import io.rondo.server.observe.EventHub;
@@ -103,7 +104,7 @@ class AdminCommandTest {
         EventHub events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, RESPONSE_BOUND_MS);
         policy = new PolicyControl(disks, streams.admission(), events, SchedulerSettings.DEFAULT_POLICY,
-            RESPONSE_BOUND_MS);
+            RESPONSE_BOUND_MS, null, DirectMemory.maxBytes(), streams::requestCycle);
         AdminApi api = new AdminApi(disks, streams, policy, events, metrics, false, SystemClocks.utc());
         router = new ObjectsResource(library, streams, AdminSettings.DEFAULT_MAX_UPLOAD)
             .routes(api.routes(new AdminRouter()));
@@ -210,10 +211,12 @@ class AdminCommandTest {
     }
 
     @Test
-    void theRoundLengthCannotChangeAndTheServerSaysWhy() {
+    void aRoundShorterThanTheStoredFragmentsIsRefusedAndTheServerSaysWhy() {
         assertEquals(1, admin("set", "scheduler.roundMs=500"));
-        assertTrue(stderr.toString().startsWith("rondo admin set: the server answered 422 Cannot be applied: the round "
-            + "length cannot change while the server runs"), stderr.toString());
+        assertTrue(stderr.toString().startsWith("rondo admin set: the server answered 422 Cannot be applied: a time "
+            + "cycle must be a power of two of rounds of 1000 ms"), stderr.toString());
+        assertEquals(0, admin("set", "scheduler.roundMs=2000"), stderr.toString());
+        assertEquals(2_000_000_000L, streams.cycleNs());
     }
 
     @Test
