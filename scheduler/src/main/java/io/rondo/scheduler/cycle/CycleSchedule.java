@@ -267,12 +267,28 @@ public final class CycleSchedule {
         if (lowest.size() < 2) {
             throw new IllegalStateException("combining needs two uncombined streams, there are " + uncombinedCount());
         }
-        ScheduledStream first = lowest.get(0);
-        ScheduledStream second = lowest.get(1);
+        return combine(lowest.get(0).id(), lowest.get(1).id());
+    }
+
+    /**
+     * Combines two streams read on their own, {@code first} reading two cycles' data now, as
+     * {@link #combineLowestRates()} does with the two of the lowest rates: for a caller whose own
+     * constraints pick the partner (the server pairs streams that read in the same rounds).
+     *
+     * @throws IllegalStateException if either is combined already or not scheduled, or a longer cycle is waiting
+     */
+    public CycleSchedule combine(long first, long second) {
+        requireNoChange("combine streams");
+        ScheduledStream one = require(first);
+        ScheduledStream other = require(second);
+        if (first == second || one.combined() || other.combined()) {
+            throw new IllegalStateException("streams " + first + " and " + second + " cannot be combined: "
+                + (first == second ? "they are one" : "one of them is combined already"));
+        }
         int now = (int) (cycle & 1);
         ScheduledStream[] paired = streams.clone();
-        paired[indexOf(first.id())] = first.withPair(second.id(), now);
-        paired[indexOf(second.id())] = second.withPair(first.id(), 1 - now);
+        paired[indexOf(first)] = one.withPair(second, now);
+        paired[indexOf(second)] = other.withPair(first, 1 - now);
         return with(paired);
     }
 

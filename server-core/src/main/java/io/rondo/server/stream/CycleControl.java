@@ -97,8 +97,11 @@ final class CycleControl {
         }
         cycleStart = startedRound;
         schedule = synced(next(schedule));
+        apply(schedule);
         Step step = combination.check(schedule);
-        if (step.changed() && apply(step.schedule())) {
+        CycleSchedule chosen = step.operation() == Step.Operation.COMBINE ? sameRounds(step) : step.schedule();
+        if (step.changed() && apply(chosen)) {
+            schedule = chosen;
             operations.merge(step.operation(), 1L, Long::sum);
             LOG.debug("round {}: {}", startedRound, step);
         }
@@ -126,6 +129,33 @@ final class CycleControl {
                 + "streams' reads at that cadence would not all fit the disks' rounds and the buffer memory");
         }
         schedule = asked;
+    }
+
+    /**
+     * A COMBINE as the server makes it: the lower-rate stream of the two Figure 2 picks is paired
+     * with the lowest-rate uncombined stream that reads in the same rounds, if there is one. Two
+     * streams reading in the same rounds free a whole IO in one of them and add only a transfer in
+     * the other; two in different rounds would add a transfer to two rounds and could not fit a
+     * full disk.
+     */
+    private CycleSchedule sameRounds(Step step) {
+        Map<Long, Cadence> now = new HashMap<>();
+        for (StreamCadence stream : admission.cadences()) {
+            now.put(stream.streamId(), stream.cadence());
+        }
+        Cadence first = now.get(step.first());
+        if (first == null) {
+            return step.schedule();
+        }
+        ScheduledStream partner = null;
+        for (ScheduledStream candidate : schedule.streams()) {
+            Cadence cadence = now.get(candidate.id());
+            if (!candidate.combined() && candidate.id() != step.first() && first.equals(cadence)
+                && (partner == null || candidate.bytesPerSecond() < partner.bytesPerSecond())) {
+                partner = candidate;
+            }
+        }
+        return partner == null ? step.schedule() : schedule.combine(step.first(), partner.id());
     }
 
     /** The time cycle now, in nanoseconds. */
@@ -160,7 +190,10 @@ final class CycleControl {
         }
     }
 
-    /** {@code from} with the streams that ended taken out and the new ones added, uncombined. */
+    /**
+     * {@code from} with the streams that ended taken out and the new ones added, uncombined. A
+     * stream whose partner ended reads on its own again once that fits ({@link #roundStarted}).
+     */
     private CycleSchedule synced(CycleSchedule from) {
         Map<Long, Long> now = streams.combinable();
         CycleSchedule synced = from;
@@ -205,31 +238,38 @@ final class CycleControl {
     /**
      * Each stream's cadence under {@code next}, for those it changes: period the cycle's rounds
      * (twice for a pair); a longer period's slot one of the rounds the stream reads in now,
-     * alternating among the streams that read in the same rounds, so the two of a pair and the
-     * halves of a doubled cycle fall in different rounds; a shorter period's slot where it reads now.
+     * alternating among the streams that read in the same rounds, so the halves of a doubled cycle
+     * fall in different rounds; the second of a pair half its period from the first, so that each
+     * round reads one of them; a shorter period's slot where it reads now.
      */
     private Map<Long, Cadence> cadences(CycleSchedule next) {
         int base = period(cycleOf(next));
+        Map<Long, Cadence> now = new HashMap<>();
+        for (StreamCadence stream : admission.cadences()) {
+            now.put(stream.streamId(), stream.cadence());
+        }
         Map<Long, Cadence> changes = new LinkedHashMap<>();
         Map<Long, Integer> taken = new HashMap<>();
-        for (StreamCadence stream : admission.cadences()) {
-            ScheduledStream scheduled = next.stream(stream.streamId()).orElse(null);
-            if (scheduled == null) {
+        for (ScheduledStream scheduled : next.streams()) {
+            Cadence current = now.get(scheduled.id());
+            boolean paired = scheduled.combined() && !next.changePending();
+            int period = paired ? 2 * base : base;
+            if (current == null || period == current.period() || period > Cadence.MAX_PERIOD) {
                 continue;
             }
-            int period = scheduled.combined() && !next.changePending() ? 2 * base : base;
-            Cadence now = stream.cadence();
-            if (period == now.period() || period > Cadence.MAX_PERIOD) {
-                continue;
-            }
-            if (period < now.period()) {
-                changes.put(stream.streamId(), new Cadence(period, now.slot() % period));
+            Cadence partner = paired ? changes.getOrDefault(scheduled.partner(), now.get(scheduled.partner()))
+                : null;
+            Cadence cadence;
+            if (partner != null && partner.period() == period) {
+                cadence = new Cadence(period, (partner.slot() + base) % period);
+            } else if (period < current.period()) {
+                cadence = new Cadence(period, current.slot() % period);
             } else {
-                long group = (long) now.period() << 32 | now.slot();
+                long group = (long) current.period() << 32 | current.slot();
                 int k = taken.merge(group, 1, Integer::sum) - 1;
-                changes.put(stream.streamId(), new Cadence(period, now.slot() + k % (period / now.period())
-                    * now.period()));
+                cadence = new Cadence(period, current.slot() + k % (period / current.period()) * current.period());
             }
+            changes.put(scheduled.id(), cadence);
         }
         return changes;
     }
