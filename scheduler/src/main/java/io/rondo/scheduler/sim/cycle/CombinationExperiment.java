@@ -83,8 +83,8 @@ public record CombinationExperiment(String name, String title, List<Run> runs) {
         long max = rates.maxBitsPerSecond();
         return List.of(
             base.withName("#1 uniform"),
-            base.withName("#2 uniform, arrivals 1-3.5 s").withGaps(base.minGapNs() / 2, base.maxGapNs() / 2),
-            base.withName("#3 uniform, wider rates").withRates(RateMix.uniform(min / 2, max * 2)),
+            base.withName("#2 uniform arrivals 1-3.5 s").withGaps(base.minGapNs() / 2, base.maxGapNs() / 2),
+            base.withName("#3 uniform wider rates").withRates(RateMix.uniform(min / 2, max * 2)),
             base.withName("#4 favouring high").withRates(new RateMix(min, max, 1 / 3.0, 1 / 3.0)),
             base.withName("#5 favouring low").withRates(new RateMix(min, max, 3, 3)),
             base.withName("#6 shifting low to high").withRates(new RateMix(min, max, 3, 1 / 3.0)));

@@ -4,7 +4,7 @@ package io.rondo.scheduler.sim.cycle;
  * A workload of papers/003 Section 3: streams arriving at uniformly random gaps, each at a rate
  * drawn from a mix, playing for a uniformly random time, on one disk with a fixed buffer memory.
  *
- * @param name          a short name, for tables
+ * @param name          a short name, for tables and CSV cells: no comma
  * @param disk          the disk
  * @param memoryBytes   the buffer memory (the paper: 128 MB, taken as 128 MiB)
  * @param accounting    how buffer memory is counted
@@ -30,6 +30,9 @@ public record CycleWorkload(String name, PaperDisk disk, long memoryBytes, Memor
     private static final long MINUTE = 60 * SECOND;
 
     public CycleWorkload {
+        if (name.contains(",")) {
+            throw new IllegalArgumentException("a workload's name goes in a CSV cell: no comma, was '" + name + "'");
+        }
         if (memoryBytes <= 0) {
             throw new IllegalArgumentException("the buffer memory must be positive, was " + memoryBytes);
         }
