@@ -1,7 +1,6 @@
 package io.rondo.scheduler.sim.cycle;
 
 import io.rondo.scheduler.cycle.CycleSchedule;
-import io.rondo.scheduler.cycle.Read;
 import io.rondo.scheduler.cycle.Utilization;
 
 /**
@@ -26,15 +25,7 @@ public record CycleUtilization(PaperDisk disk, long memoryBytes, MemoryAccountin
 
     @Override
     public double cycle(CycleSchedule schedule) {
-        double worst = 0;
-        for (CycleSchedule cycle : schedule.horizon()) {
-            long busyNs = 0;
-            for (Read read : cycle.reads()) {
-                busyNs += disk.chargedNs(read.bytes());
-            }
-            worst = Math.max(worst, busyNs / (double) cycle.cycleNs());
-        }
-        return worst;
+        return Utilization.cycleOf(schedule, disk::chargedNs);
     }
 
     /** The memory this cycle of the schedule takes, as counted. */

@@ -92,6 +92,20 @@ class CombinationExperimentTest {
             "low rates (#5) fit more streams than high ones (#4)");
     }
 
+    /** One seed gives one run, sample for sample; another seed other arrivals. */
+    @Test
+    void aSeedDeterminesTheRun() {
+        CycleWorkload brief = BRIEF.withRunNs(120 * SECOND);
+        CycleRun first = CycleSimulation.run(brief, SECOND, CycleSimulation.settings(brief, true));
+        CycleRun again = CycleSimulation.run(brief, SECOND, CycleSimulation.settings(brief, true));
+        CycleRun other = CycleSimulation.run(brief.withSeed(2), SECOND, CycleSimulation.settings(brief, true));
+
+        assertEquals(first, again);
+        assertTrue(!first.samples().equals(other.samples()), "another seed, other arrivals");
+        assertThrows(IllegalArgumentException.class, () -> CycleSimulation.run(brief, 150_000_000L,
+            CycleSimulation.settings(brief, true)), "a cycle off the quantum");
+    }
+
     /** The cycle a knowing operator picks meets the disk's and the memory's limits: about 1.9 s for the paper. */
     @Test
     void thePriorKnowledgeCycleBalancesDiskAndMemory() {
