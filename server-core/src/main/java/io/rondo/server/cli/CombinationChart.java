@@ -2,7 +2,6 @@ package io.rondo.server.cli;
 
 import io.rondo.scheduler.sim.cycle.CombinationExperiment;
 import io.rondo.scheduler.sim.cycle.CycleRun;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -11,12 +10,7 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import javax.imageio.ImageIO;
 import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -43,22 +37,7 @@ final class CombinationChart {
                 overTime(experiment, runs, "(b) streams in service", CycleRun.Sample::streams),
                 overTime(experiment, runs, "cycle length [ms]", s -> s.cycleNs() / 1e6));
         };
-        BufferedImage image = new BufferedImage(PANEL_WIDTH * panels.size(), PANEL_HEIGHT, BufferedImage.TYPE_INT_RGB);
-        Graphics2D graphics = image.createGraphics();
-        try {
-            for (int p = 0; p < panels.size(); p++) {
-                graphics.drawImage(BitmapEncoder.getBufferedImage(panels.get(p)), p * PANEL_WIDTH, 0, null);
-            }
-        } finally {
-            graphics.dispose();
-        }
-        try {
-            if (!ImageIO.write(image, "png", file.toFile())) {
-                throw new IOException("no PNG writer in this JVM");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the chart " + file + ": " + e.getMessage(), e);
-        }
+        SimulationChart.writePanels(panels, PANEL_WIDTH, PANEL_HEIGHT, file);
     }
 
     private static XYChart overTime(CombinationExperiment experiment, List<CycleRun> runs, String what,
