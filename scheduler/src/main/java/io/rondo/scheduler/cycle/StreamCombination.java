@@ -32,6 +32,10 @@ public final class StreamCombination {
     private final Utilization utilization;
     private boolean sflag;
 
+    /**
+     * @param settings    the thresholds, UNIT and cycle bounds; disabled, {@link #check} never changes a schedule
+     * @param utilization how full a schedule keeps the memory and the disk, as the caller measures them
+     */
     public StreamCombination(CombinationSettings settings, Utilization utilization) {
         if (settings == null || utilization == null) {
             throw new IllegalArgumentException("stream combination needs its settings and a utilization");
@@ -40,6 +44,7 @@ public final class StreamCombination {
         this.utilization = utilization;
     }
 
+    /** The settings it was made with. */
     public CombinationSettings settings() {
         return settings;
     }

@@ -137,7 +137,7 @@ class CycleScheduleTest {
     @Test
     void noSequenceOfChangesLetsABufferRunDry() {
         SplittableRandom random = new SplittableRandom(24);
-        for (int run = 0; run < 40; run++) {
+        for (int run = 0; run < 100; run++) {
             CycleSchedule schedule = CycleSchedule.start(T, QUANTUM);
             Map<Long, long[]> playback = new HashMap<>();
             long nowNs = 0;
@@ -178,7 +178,8 @@ class CycleScheduleTest {
         return switch (choice) {
             case 3, 4 -> schedule.uncombinedCount() >= 2 ? schedule.combineLowestRates() : schedule;
             case 5 -> schedule.combinedCount() > 0 ? schedule.splitHighestRate() : schedule;
-            case 6 -> schedule.cycleNs() <= 4 * T ? schedule.doubled() : schedule;
+            case 6 -> schedule.cycleNs() > 4 * T ? schedule : random.nextBoolean() ? schedule.doubled()
+                : schedule.withCycleNs(schedule.cycleNs() + QUANTUM * (1 + random.nextInt(10)));
             default -> schedule.withCycleNs(schedule.shortenedCycleNs(0.1 + random.nextDouble() * 0.4));
         };
     }

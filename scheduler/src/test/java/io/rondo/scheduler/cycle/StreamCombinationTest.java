@@ -19,6 +19,13 @@ class StreamCombinationTest {
     private static final CombinationSettings SETTINGS = CombinationSettings.defaults(QUANTUM)
         .withCycleBounds(QUANTUM, 8_000 * MS);
 
+    /** The papers/003 disk, 10 ms a random access and 50 MB/s, with 128 MiB of buffer memory. */
+    private static final Utilization PAPER = charged(10 * MS, 50e6, 128L << 20);
+
+    private static Utilization charged(long accessNs, double bytesPerSecond, long memoryBytes) {
+        return Utilization.charged(bytes -> accessNs + (long) (bytes * 1e9 / bytesPerSecond), memoryBytes);
+    }
+
     private static CycleSchedule streams(long cycleNs, int count, long bytesPerSecond) {
         CycleSchedule schedule = CycleSchedule.start(cycleNs, QUANTUM);
         for (int i = 0; i < count; i++) {
@@ -49,7 +56,7 @@ class StreamCombinationTest {
      */
     @Test
     void aLowRateLoadCombinesOnePairACycleThenDoubles() {
-        StreamCombination combination = new StreamCombination(SETTINGS, DiskAndMemory.paper());
+        StreamCombination combination = new StreamCombination(SETTINGS, PAPER);
         List<Step> steps = run(combination, streams(500 * MS, 40, 16_000), 24);
 
         assertEquals(Operation.COMBINE, steps.get(0).operation());
@@ -79,7 +86,7 @@ class StreamCombinationTest {
             schedule = schedule.combineLowestRates();
         }
         long peak = schedule.horizon().stream().mapToLong(CycleSchedule::reservedBytes).max().orElseThrow();
-        DiskAndMemory utilization = new DiskAndMemory(10 * MS, 50e6, (long) (peak / 0.9));
+        Utilization utilization = charged(10 * MS, 50e6, (long) (peak / 0.9));
         StreamCombination combination = new StreamCombination(SETTINGS, utilization);
 
         List<Step> steps = run(combination, schedule, 6);
@@ -95,7 +102,7 @@ class StreamCombinationTest {
     /** Below both thresholds, or with the two utilizations within u_dT, nothing is done. */
     @Test
     void thresholdsAreRespected() {
-        StreamCombination combination = new StreamCombination(SETTINGS, DiskAndMemory.paper());
+        StreamCombination combination = new StreamCombination(SETTINGS, PAPER);
         assertEquals(List.of(Operation.NONE), operations(run(combination, streams(500 * MS, 20, 16_000), 10))
             .stream().distinct().toList(), "u_t 0.41 is under u_tT 0.5");
 
@@ -119,7 +126,7 @@ class StreamCombinationTest {
     /** Turned off, it never changes a schedule, however unbalanced. */
     @Test
     void disabledDoesNothing() {
-        StreamCombination combination = new StreamCombination(SETTINGS.withEnabled(false), DiskAndMemory.paper());
+        StreamCombination combination = new StreamCombination(SETTINGS.withEnabled(false), PAPER);
         List<Step> steps = run(combination, streams(500 * MS, 40, 16_000), 30);
         assertEquals(List.of(Operation.NONE), operations(steps).stream().distinct().toList());
         assertEquals(500 * MS, steps.get(29).schedule().cycleNs());
@@ -128,7 +135,7 @@ class StreamCombinationTest {
     /** A combination whose extra read would overrun the cycle is not made: a change must keep the schedule fitting. */
     @Test
     void aChangeThatWouldNotFitIsNotMade() {
-        Utilization slowDisk = new DiskAndMemory(MS, 1e6, 1L << 30);
+        Utilization slowDisk = charged(MS, 1e6, 1L << 30);
         CycleSchedule schedule = streams(1_000 * MS, 9, 100_000);
         assertEquals(0.909, slowDisk.cycle(schedule), 0.001);
         StreamCombination combination = new StreamCombination(SETTINGS, slowDisk);
@@ -142,7 +149,7 @@ class StreamCombinationTest {
     @Test
     void theCycleStaysWithinItsBounds() {
         CombinationSettings tight = SETTINGS.withCycleBounds(500 * MS, 500 * MS);
-        StreamCombination combination = new StreamCombination(tight, DiskAndMemory.paper());
+        StreamCombination combination = new StreamCombination(tight, PAPER);
         List<Step> steps = run(combination, streams(500 * MS, 40, 16_000), 25);
         assertFalse(operations(steps).contains(Operation.DOUBLE));
         assertEquals(500 * MS, steps.get(24).schedule().cycleNs());

@@ -8,8 +8,10 @@ import io.rondo.scheduler.sim.Experiment;
 import io.rondo.scheduler.sim.SimulationResult;
 import io.rondo.scheduler.sim.SizeDistribution;
 import io.rondo.scheduler.sim.Workload;
+import io.rondo.scheduler.sim.cycle.CombinationExperiment;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -34,10 +36,13 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "simulate",
     description = {
-        "Simulate the disk scheduler on modelled disks (papers/001 Section 5).",
+        "Simulate the disk scheduler on modelled disks (papers/001 Section 5, papers/003 Section 3).",
         "",
         "Named experiments: fig9 (the four policies, Table 2 sizes), fig10 (small D-requests of Table 3), "
             + "fig11 (worst-case against omniscient rotational delay). 'custom' sweeps what the flags say.",
+        "Stream combination (papers/003): fig3 and fig4 (against a fixed 500 ms and 5 s cycle, over time), "
+            + "fig5a (against the initial cycle), fig5b (six workloads); --duration, --rate-unit and --memory "
+            + "shape them.",
         "Writes DIR/<name>.csv and DIR/<name>.png and prints a table."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
@@ -47,7 +52,7 @@ final class SimulateCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "EXPERIMENT", defaultValue = "fig9",
-        description = "fig9, fig10, fig11 or custom (default: ${DEFAULT-VALUE}).")
+        description = "fig9, fig10, fig11, custom, fig3, fig4, fig5a or fig5b (default: ${DEFAULT-VALUE}).")
     private String experimentName;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation",
@@ -111,8 +116,18 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     private boolean quiet;
 
+    @Mixin
+    private CombinationPresets combination;
+
     @Override
     public Integer call() {
+        if (CombinationExperiment.NAMES.contains(experimentName)) {
+            return combination.run(experimentName, seed, out, quiet, spec.commandLine().getOut());
+        }
+        if (combination.given()) {
+            throw new IllegalArgumentException("--duration, --rate-unit and --memory shape the papers/003 experiments "
+                + CombinationExperiment.NAMES + ", not " + experimentName);
+        }
         Experiment experiment = experiment();
         DiskProfile disk = DiskProfile.resolve(diskProfile);
         int workers = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
@@ -210,7 +225,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private static void createFolder(Path folder) {
+    static void createFolder(Path folder) {
         try {
             Files.createDirectories(folder);
         } catch (IOException e) {

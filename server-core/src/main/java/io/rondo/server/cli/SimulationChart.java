@@ -5,6 +5,7 @@ import io.rondo.scheduler.sim.SimulationResult;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -33,14 +34,19 @@ final class SimulationChart {
 
     static void write(Experiment experiment, List<SimulationResult> results, Path file) {
         List<Experiment.Panel> panels = experiment.panels();
-        BufferedImage image = new BufferedImage(PANEL_WIDTH * panels.size(), PANEL_HEIGHT, BufferedImage.TYPE_INT_RGB);
+        List<XYChart> charts = panels.stream().map(panel -> panel(experiment, panel.n(), results)).toList();
+        writePanels(charts, PANEL_WIDTH, PANEL_HEIGHT, file);
+    }
+
+    /** Draws charts of one size side by side into one PNG file. */
+    static void writePanels(List<? extends Chart<?, ?>> charts, int width, int height, Path file) {
+        BufferedImage image = new BufferedImage(width * charts.size(), height, BufferedImage.TYPE_INT_RGB);
         Graphics2D graphics = image.createGraphics();
         try {
             graphics.setColor(Color.WHITE);
             graphics.fillRect(0, 0, image.getWidth(), image.getHeight());
-            for (int p = 0; p < panels.size(); p++) {
-                XYChart chart = panel(experiment, panels.get(p).n(), results);
-                graphics.drawImage(BitmapEncoder.getBufferedImage(chart), p * PANEL_WIDTH, 0, null);
+            for (int p = 0; p < charts.size(); p++) {
+                graphics.drawImage(BitmapEncoder.getBufferedImage(charts.get(p)), p * width, 0, null);
             }
         } finally {
             graphics.dispose();
