@@ -7,9 +7,11 @@ import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,8 +29,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * curve the {@link AdmissionPolicy} names for the fragment size it names, added up; under ADM2
  * the round is charged as a whole ({@link ThroughputModel#roundNs}) from the number of streams
  * and their fragments' mean sizes, variances and peaks, summed, or at XTREAM's Adm2 charge (the
- * mean-curve IO time of every stream's peak fragment) where that is less. Per stream, double buffering
- * holds two peak fragments.
+ * mean-curve IO time of every stream's peak fragment) where that is less. Buffer memory is
+ * charged by what the client can do ({@link BufferMode}): two peak fragments of its own for a
+ * double-buffered stream; for a client that buffers, or buffers and receives fast, one or none of
+ * its own and its part in a shared account, sized to the most its streams can hold at once
+ * ({@link SharedBuffers}), so the ceiling admits more of them.
  *
  * <p>The network carries one fragment of each stream a round, so a stream is charged the
  * fragment the policy charges the disks, in bits a second: its peak fragment under ADM1 and ADM2,
@@ -116,18 +121,22 @@ public final class AdmissionController {
             AdmissionState current = state.get();
             Map<Long, AdmittedStream> recharged = new LinkedHashMap<>();
             Map<String, DiskLoad> fittingByDisk = new HashMap<>();
-            long fittingBufferBytes = 0;
+            List<Charge> fitting = new ArrayList<>();
+            long fittingOwnBytes = 0;
             long fittingBitsPerSecond = 0;
             int exceeding = 0;
             for (AdmittedStream admitted : current.streams.values()) {
                 Charge charge = charges.charge(next.policy(), admitted.demand());
                 recharged.put(charge.streamId(),
                     new AdmittedStream(admitted.demand(), charge, admitted.endNs(), admitted.endKnown()));
-                if (charges.fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
+                fitting.add(charge);
+                long bufferBytesWith = fittingOwnBytes + charge.bufferBytes() + SharedBuffers.totalBytes(fitting);
+                if (charges.fits(next, fittingByDisk, bufferBytesWith, fittingBitsPerSecond, charge)) {
                     charge.loadByDisk().forEach((disk, load) -> fittingByDisk.merge(disk, load, DiskLoad::plus));
-                    fittingBufferBytes += charge.bufferBytes();
+                    fittingOwnBytes += charge.bufferBytes();
                     fittingBitsPerSecond += charge.networkBitsPerSecond();
                 } else {
+                    fitting.remove(fitting.size() - 1);
                     exceeding++;
                 }
             }
@@ -236,13 +245,36 @@ public final class AdmissionController {
             streams = Math.min(streams,
                 charges.capacity(policy, disk.getKey(), disk.getValue(), config.continuousNs()));
         }
-        if (charge.bufferBytes() > 0) {
-            streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes());
-        }
+        streams = Math.min(streams, bufferCapacity(charge, config.bufferCeilingBytes()));
         if (config.networkLimited() && charge.networkBitsPerSecond() > 0) {
             streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond());
         }
         return (int) streams;
+    }
+
+    /**
+     * How many streams charged {@code charge} the buffer ceiling holds: each its own buffers, and
+     * together their shared account, which stops growing at its bound.
+     */
+    private static long bufferCapacity(Charge charge, long ceilingBytes) {
+        if (charge.shared() == null) {
+            return charge.bufferBytes() > 0 ? ceilingBytes / charge.bufferBytes() : Integer.MAX_VALUE;
+        }
+        long unbounded = ceilingBytes / charge.mostBufferBytes();
+        long boundBytes = SharedBuffers.boundBytes(charge.shared());
+        if (boundBytes > ceilingBytes) {
+            return unbounded;
+        }
+        return Math.max(unbounded, charge.bufferBytes() == 0 ? Integer.MAX_VALUE
+            : (ceilingBytes - boundBytes) / charge.bufferBytes());
+    }
+
+    /**
+     * The size of each shared buffer account under the streams admitted now, by account
+     * ({@link BufferMode#sharedAccount()}): what the buffer pool gives its shared accounts.
+     */
+    public Map<String, Long> sharedBufferBytes() {
+        return state.get().sharedBufferBytes();
     }
 
     /** True if a stream of this id is admitted. */
@@ -317,10 +349,11 @@ public final class AdmissionController {
             }
         }
         long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;
-        if (charge.bufferBytes() > freeBytes) {
-            long retry = charge.bufferBytes() > config.bufferCeilingBytes() ? 0 : current.retryAfterSeconds(nowNs,
-                a -> a.charge().bufferBytes(), charge.bufferBytes() - freeBytes);
-            return new AdmissionDecision.Reject(charge.streamId(), Resource.BUFFER_MEMORY, null, charge.bufferBytes(),
+        long neededBytes = current.bufferBytesWith(charge) - current.bufferBytes;
+        if (neededBytes > freeBytes) {
+            long retry = charge.mostBufferBytes() > config.bufferCeilingBytes() ? 0 : current.retryAfterSeconds(nowNs,
+                a -> a.charge().mostBufferBytes(), neededBytes - freeBytes);
+            return new AdmissionDecision.Reject(charge.streamId(), Resource.BUFFER_MEMORY, null, neededBytes,
                 freeBytes, retry);
         }
         long capacityBits = config.networkBitsPerSecond();

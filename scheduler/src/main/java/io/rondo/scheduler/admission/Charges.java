@@ -10,7 +10,9 @@ import java.util.TreeMap;
  * Admission's arithmetic (papers/000 Section 2.3): what a stream is charged under a policy, on
  * each disk it touches from that disk's {@link ThroughputModel} (a read on its read curves, a
  * recording's write on its write curves: reads and writes in the same round's budget), in buffer
- * memory (two peak fragments) and on the network (the fragment the disks are charged, each
+ * memory (by its {@link BufferMode}: two peak fragments of its own when double-buffered; fewer,
+ * or none, and a part in a shared account, {@link SharedBuffers}, when its client buffers and
+ * receives fast) and on the network (the fragment the disks are charged, each
  * round); and what part of a disk's round a load takes. It holds no admitted stream: the
  * controller adds the charges up.
  */
@@ -63,8 +65,20 @@ final class Charges {
             sentBytesPerRound = Math.max(sentBytesPerRound, charged);
         }
         long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND / roundNs);
-        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
-            networkBitsPerSecond);
+        ClientBuffers buffers = demand.buffers();
+        BufferMode mode = buffers.mode();
+        if (mode == BufferMode.DOUBLE) {
+            return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
+                2 * demand.peakFragmentBytes(), networkBitsPerSecond, null);
+        }
+        Map<String, Long> fastestReadNs = new TreeMap<>();
+        for (String disk : demand.disks().keySet()) {
+            fastestReadNs.put(disk, model(disk).fastestNs(buffers.smallestFragment()));
+        }
+        SharedCharge shared = new SharedCharge(mode.sharedAccount(), buffers.bufferBytes(), 2 - mode.ownBuffers(),
+            buffers.holdNs(), Collections.unmodifiableMap(fastestReadNs));
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
+            mode.ownBuffers() * buffers.bufferBytes(), networkBitsPerSecond, shared);
     }
 
     /**
@@ -100,8 +114,11 @@ final class Charges {
         return streams;
     }
 
-    /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
-    boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytes,
+    /**
+     * Whether {@code charge} fits under {@code config} beside streams that take what the rest
+     * says; {@code bufferBytesWith} is the buffer memory they take with it added.
+     */
+    boolean fits(AdmissionConfig config, Map<String, DiskLoad> loadByDisk, long bufferBytesWith,
                  long networkBitsPerSecond, Charge charge) {
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
             DiskLoad with = loadByDisk.getOrDefault(disk.getKey(), DiskLoad.NONE).plus(disk.getValue());
@@ -109,7 +126,7 @@ final class Charges {
                 return false;
             }
         }
-        return bufferBytes + charge.bufferBytes() <= config.bufferCeilingBytes()
+        return bufferBytesWith <= config.bufferCeilingBytes()
             && (!config.networkLimited()
                 || networkBitsPerSecond + charge.networkBitsPerSecond() <= config.networkBitsPerSecond());
     }

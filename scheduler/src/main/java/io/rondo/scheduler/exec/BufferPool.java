@@ -13,11 +13,15 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * The buffer manager's pool (papers/001 Section 6(c)): aligned direct buffers, in power-of-two
  * size classes from 4 KiB, under a memory ceiling, reused rather than allocated per read.
  *
- * <p>Streams are double-buffered (papers/004 Section 4): admitting a stream reserves two buffers
- * of its largest fragment ({@link #reserveStream}), the stream never holds more than two at once,
- * and its reads draw on that reservation, so a burst of discrete reads cannot starve an admitted
- * stream of memory. Discrete reads take what the reservations leave under the ceiling, and are
- * refused (null) past it. Thread-safe: executors acquire, senders release.
+ * <p>A stream's reads draw on what its admission reserved, so a burst of discrete reads cannot
+ * starve an admitted stream of memory (papers/004 Section 4). A double-buffered stream (DblBuf)
+ * reserves two buffers of its largest fragment ({@link #reserveStream(long, int)}) and never
+ * holds more than two at once. A stream whose client buffers and receives fast holds a fragment
+ * only while it is read and sent, so it reserves fewer buffers of its own, or none, and draws the
+ * rest from a shared account ({@link #reserveStream(long, StreamBudget)}, {@link #shareBytes}):
+ * one account for all such streams of a kind, sized by admission to the most they can hold at
+ * once. Discrete reads take what the reservations and the shared accounts leave under the
+ * ceiling, and are refused (null) past it. Thread-safe: executors acquire, senders release.
  *
  * <p>The ceiling may move while streams play ({@link #ceilingBytes(long)}). Lowering it never
  * takes back what was promised: every stream keeps its reservation, so an admitted stream's reads
@@ -35,10 +39,12 @@ public final class BufferPool {
     private long ceilingBytes;
     private final List<ConcurrentLinkedDeque<PooledBuffer>> free = new ArrayList<>();
     private final Map<Long, StreamAccount> streams = new ConcurrentHashMap<>();
+    private final Map<String, SharedAccount> shared = new ConcurrentHashMap<>();
     private long reservedBytes;
     private long discreteInUseBytes;
     private long cachedBytes;
     private int outstanding;
+    private long overdrafts;
 
     public BufferPool(long ceilingBytes) {
         this.ceilingBytes = checkCeiling(ceilingBytes);
@@ -80,9 +86,57 @@ public final class BufferPool {
         return cachedBytes;
     }
 
-    /** Bytes promised to admitted streams (two buffers each). */
+    /** Bytes promised to admitted streams' own buffers (two each when double-buffered). */
     public synchronized long reservedBytes() {
         return reservedBytes;
+    }
+
+    /** Bytes the shared accounts take: each its size, or what its streams hold where that is more. */
+    public synchronized long sharedBytes() {
+        long bytes = 0;
+        for (SharedAccount account : shared.values()) {
+            bytes += account.takenBytes();
+        }
+        return bytes;
+    }
+
+    /** Bytes the streams drawing on shared account {@code name} hold right now. */
+    public synchronized long sharedHeldBytes(String name) {
+        SharedAccount account = shared.get(name);
+        return account == null ? 0 : account.heldBytes;
+    }
+
+    /**
+     * Times a stream's read found its shared account full and borrowed what was free under the
+     * ceiling instead: the account's bound was passed (a disk read faster than its model says, or
+     * the server sent slower than it promised).
+     */
+    public synchronized long sharedOverdrafts() {
+        return overdrafts;
+    }
+
+    /**
+     * Sizes shared account {@code name} to {@code bytes}. Growing it takes room under the ceiling
+     * and is refused (false) past it; shrinking it keeps what its streams hold until they give it
+     * back. Admission sizes it as streams drawing on it come and go.
+     */
+    public synchronized boolean shareBytes(String name, long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("a shared account cannot be negative, was " + bytes);
+        }
+        SharedAccount account = shared.computeIfAbsent(name, n -> new SharedAccount());
+        long growth = Math.max(bytes, account.heldBytes) - account.takenBytes();
+        if (growth > 0 && inUse() + growth > ceilingBytes) {
+            return false;
+        }
+        account.sizeBytes = bytes;
+        return true;
+    }
+
+    /** The size shared account {@code name} was given, 0 if none. */
+    public synchronized long shareBytes(String name) {
+        SharedAccount account = shared.get(name);
+        return account == null ? 0 : account.sizeBytes;
     }
 
     /** Bytes lent to discrete reads right now. */
@@ -90,9 +144,13 @@ public final class BufferPool {
         return discreteInUseBytes;
     }
 
-    /** Bytes in use: what streams reserved plus what discrete reads hold. */
+    /** Bytes in use: what streams reserved, the shared accounts, and what discrete reads hold. */
     public synchronized long inUseBytes() {
-        return reservedBytes + discreteInUseBytes;
+        return inUse();
+    }
+
+    private long inUse() {
+        return reservedBytes + sharedBytes() + discreteInUseBytes;
     }
 
     /** Buffers lent and not yet released. */
@@ -109,16 +167,28 @@ public final class BufferPool {
      * Reserves the double buffer of a stream whose fragments are at most {@code maxFragmentBytes}
      * (aligned span included). False if that would pass the ceiling: admission must refuse it.
      */
-    public synchronized boolean reserveStream(long streamId, int maxFragmentBytes) {
+    public boolean reserveStream(long streamId, int maxFragmentBytes) {
+        return reserveStream(streamId, StreamBudget.doubleBuffer(maxFragmentBytes));
+    }
+
+    /**
+     * Reserves {@code budget}'s own buffers for a stream; its reads past them draw on its shared
+     * account, if it names one. False if the own buffers would pass the ceiling: admission must
+     * refuse it.
+     */
+    public synchronized boolean reserveStream(long streamId, StreamBudget budget) {
         if (streams.containsKey(streamId)) {
             throw new IllegalStateException("stream " + streamId + " already has a reservation");
         }
-        long bytes = 2L * classCapacity(maxFragmentBytes);
-        if (reservedBytes + discreteInUseBytes + bytes > ceilingBytes) {
+        long bytes = budget.ownBytes();
+        if (inUse() + bytes > ceilingBytes) {
             return false;
         }
         reservedBytes += bytes;
-        streams.put(streamId, new StreamAccount(classCapacity(maxFragmentBytes)));
+        if (budget.sharedAccount() != null) {
+            shared.computeIfAbsent(budget.sharedAccount(), n -> new SharedAccount());
+        }
+        streams.put(streamId, new StreamAccount(budget));
         return true;
     }
 
@@ -129,9 +199,9 @@ public final class BufferPool {
             throw new IllegalStateException("stream " + streamId + " has no reservation");
         }
         account.closed = true;
-        if (account.held == 0) {
+        if (account.held() == 0) {
             streams.remove(streamId);
-            reservedBytes -= 2L * account.capacity;
+            reservedBytes -= account.budget.ownBytes();
         }
     }
 
@@ -139,52 +209,75 @@ public final class BufferPool {
     public PooledBuffer acquire(int bytes) {
         int sizeClass = sizeClass(bytes);
         synchronized (this) {
-            if (reservedBytes + discreteInUseBytes + (1L << sizeClass) > ceilingBytes) {
+            if (inUse() + (1L << sizeClass) > ceilingBytes) {
                 return null;
             }
             discreteInUseBytes += 1L << sizeClass;
             outstanding++;
         }
-        return take(sizeClass, NO_STREAM);
+        return take(sizeClass, NO_STREAM, false);
     }
 
     /**
-     * One of a stream's two buffers, for a fragment of {@code bytes}.
+     * A buffer for a fragment of {@code bytes} of a stream: one of its own while it holds fewer
+     * than its budget's, else one drawn on its shared account while that has room. A shared
+     * account that is full lends what is free under the ceiling rather than fail an admitted
+     * stream's read, and counts it ({@link #sharedOverdrafts}).
      *
      * @throws StreamEndedException  if the stream has no reservation (it ended: the read is cancelled)
-     * @throws IllegalStateException if the stream already holds two buffers, or the fragment is
-     *                               larger than it reserved for
+     * @throws IllegalStateException if the stream already holds every buffer its budget allows, or
+     *                               the fragment is larger than it reserved for
      */
     public PooledBuffer acquireForStream(long streamId, int bytes) {
         int sizeClass = sizeClass(bytes);
+        boolean fromShared;
         synchronized (this) {
             StreamAccount account = streams.get(streamId);
             if (account == null || account.closed) {
                 throw new StreamEndedException(streamId);
             }
-            if (account.held >= 2) {
-                throw new IllegalStateException("stream " + streamId + " already holds both of its buffers");
-            }
-            if ((1 << sizeClass) > account.capacity) {
-                throw new IllegalStateException("a fragment of " + bytes + " bytes exceeds the " + account.capacity
+            StreamBudget budget = account.budget;
+            long capacity = 1L << sizeClass;
+            if (capacity > budget.bufferBytes()) {
+                throw new IllegalStateException("a fragment of " + bytes + " bytes exceeds the " + budget.bufferBytes()
                     + "-byte buffers reserved for stream " + streamId);
             }
-            account.held++;
+            fromShared = account.ownHeld >= budget.ownBuffers();
+            if (fromShared && account.sharedHeld >= budget.sharedBuffers()) {
+                throw new IllegalStateException("stream " + streamId + " already holds "
+                    + (budget.sharedBuffers() == 0 && budget.ownBuffers() == 2 ? "both of its buffers"
+                    : "the " + budget.maxBuffers() + " buffers its budget allows"));
+            }
+            if (fromShared) {
+                SharedAccount pooled = shared.get(budget.sharedAccount());
+                if (pooled.heldBytes + capacity > pooled.sizeBytes) {
+                    long more = Math.max(0, pooled.heldBytes + capacity - pooled.takenBytes());
+                    if (inUse() + more > ceilingBytes) {
+                        throw new IllegalStateException("stream " + streamId + "'s shared account '"
+                            + budget.sharedAccount() + "' is full and nothing is free under the ceiling");
+                    }
+                    overdrafts++;
+                }
+                pooled.heldBytes += capacity;
+                account.sharedHeld++;
+            } else {
+                account.ownHeld++;
+            }
             outstanding++;
         }
-        return take(sizeClass, streamId);
+        return take(sizeClass, streamId, fromShared);
     }
 
-    private PooledBuffer take(int sizeClass, long streamId) {
+    private PooledBuffer take(int sizeClass, long streamId, boolean fromShared) {
         PooledBuffer cached = free.get(sizeClass - SMALLEST_CLASS).pollFirst();
         if (cached != null) {
             synchronized (this) {
                 cachedBytes -= cached.capacity();
             }
             cached.buffer().clear();
-            return new PooledBuffer(this, cached.buffer(), sizeClass, streamId);
+            return new PooledBuffer(this, cached.buffer(), sizeClass, streamId, fromShared);
         }
-        return new PooledBuffer(this, AlignedBuffers.allocate(1 << sizeClass), sizeClass, streamId);
+        return new PooledBuffer(this, AlignedBuffers.allocate(1 << sizeClass), sizeClass, streamId, fromShared);
     }
 
     void giveBack(PooledBuffer buffer) {
@@ -196,13 +289,18 @@ public final class BufferPool {
                 discreteInUseBytes -= capacity;
             } else {
                 StreamAccount account = streams.get(buffer.streamId());
-                account.held--;
-                if (account.closed && account.held == 0) {
+                if (buffer.fromShared()) {
+                    account.sharedHeld--;
+                    shared.get(account.budget.sharedAccount()).heldBytes -= capacity;
+                } else {
+                    account.ownHeld--;
+                }
+                if (account.closed && account.held() == 0) {
                     streams.remove(buffer.streamId());
-                    reservedBytes -= 2L * account.capacity;
+                    reservedBytes -= account.budget.ownBytes();
                 }
             }
-            keep = cachedBytes + capacity + reservedBytes + discreteInUseBytes <= ceilingBytes;
+            keep = cachedBytes + capacity + inUse() <= ceilingBytes;
             if (keep) {
                 cachedBytes += capacity;
             }
@@ -213,7 +311,7 @@ public final class BufferPool {
     }
 
     private synchronized boolean keepsTooMuch() {
-        return cachedBytes > 0 && cachedBytes + reservedBytes + discreteInUseBytes > ceilingBytes;
+        return cachedBytes > 0 && cachedBytes + inUse() > ceilingBytes;
     }
 
     private static long checkCeiling(long bytes) {
@@ -236,12 +334,27 @@ public final class BufferPool {
     }
 
     private static final class StreamAccount {
-        final int capacity;
-        int held;
+        final StreamBudget budget;
+        int ownHeld;
+        int sharedHeld;
         boolean closed;
 
-        StreamAccount(int capacity) {
-            this.capacity = capacity;
+        StreamAccount(StreamBudget budget) {
+            this.budget = budget;
+        }
+
+        int held() {
+            return ownHeld + sharedHeld;
+        }
+    }
+
+    /** Memory shared by the streams drawing on it: its size, and what they hold. */
+    private static final class SharedAccount {
+        long sizeBytes;
+        long heldBytes;
+
+        long takenBytes() {
+            return Math.max(sizeBytes, heldBytes);
         }
     }
 }
