@@ -1,6 +1,8 @@
 package io.rondo.scheduler.admission;
 
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskModel;
+import io.rondo.scheduler.exec.BufferPool;
 
 import java.util.Collections;
 import java.util.Map;
@@ -71,14 +73,36 @@ final class Charges {
             return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
                 2 * demand.peakFragmentBytes(), networkBitsPerSecond, null);
         }
-        Map<String, Long> fastestReadNs = new TreeMap<>();
+        Map<String, Double> fill = new TreeMap<>();
         for (String disk : demand.disks().keySet()) {
-            fastestReadNs.put(disk, model(disk).fastestNs(buffers.smallestFragment()));
+            fill.put(disk, fillBytesPerNs(model(disk), buffers.smallestFragment(), demand.peakFragmentBytes()));
         }
         SharedCharge shared = new SharedCharge(mode.sharedAccount(), buffers.bufferBytes(), 2 - mode.ownBuffers(),
-            buffers.holdNs(), Collections.unmodifiableMap(fastestReadNs));
+            buffers.holdNs(), Collections.unmodifiableMap(fill));
         return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
             mode.ownBuffers() * buffers.bufferBytes(), networkBitsPerSecond, shared);
+    }
+
+    /**
+     * The most buffer bytes a nanosecond of reads of {@code model}'s disk can fill, for fragments of
+     * {@code smallest} to {@code peak} bytes: a read of {@code s} bytes is lent the pool's buffer
+     * for its aligned span ({@link BufferPool#classCapacity} of {@code s} and two alignment blocks)
+     * and takes at least {@link ThroughputModel#fastestNs} of {@code s}. Within one buffer class
+     * the ratio is highest for the least size, so the least size and each class's least size up
+     * to {@code peak} are tried.
+     */
+    static double fillBytesPerNs(ThroughputModel model, long smallest, long peak) {
+        double most = 0;
+        long size = Math.max(1, Math.min(smallest, peak));
+        while (true) {
+            long capacity = BufferPool.classCapacity((int) Math.min(1 << 30, size + 2L * DiskIo.ALIGNMENT));
+            most = Math.max(most, capacity / (double) Math.max(1, model.fastestNs(size)));
+            long nextClass = capacity - 2L * DiskIo.ALIGNMENT + 1;
+            if (size >= peak || nextClass > peak) {
+                return most;
+            }
+            size = Math.max(size + 1, nextClass);
+        }
     }
 
     /**

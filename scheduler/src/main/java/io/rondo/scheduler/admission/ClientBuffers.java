@@ -10,7 +10,7 @@ package io.rondo.scheduler.admission;
  * @param holdNs           the longest one of its fragments may be held after its read ends: its
  *                         send at the client's declared rate, plus the server's grace; past it the
  *                         stream loses its place (the guard), so a fragment is never held longer
- * @param smallestFragment the least bytes one of its reads reads: how fast a disk can read them
+ * @param smallestFragment the least bytes one of its reads reads: the fastest a disk fills its buffers
  */
 public record ClientBuffers(BufferMode mode, long bufferBytes, long holdNs, long smallestFragment) {
 

@@ -469,10 +469,10 @@ class AdmissionControllerTest {
      * 1,000,000 B ceiling. Double-buffered, each stream is charged 240,000 B: four fit, the fifth
      * is refused for buffer memory. A client that buffers and receives fast (ClBufRate, a fragment
      * held at most 20 ms after its read) draws on a shared account whose bound is what the disk
-     * can read in 20 ms: at 100 ns a byte its fastest read of the smallest fragment, 80,000 B,
-     * takes 8 ms, so (2 + 20 / 8) = 4 buffers, 524,288 B, whatever the number of streams: the
-     * fifth is admitted where the double-buffered one was refused, and the disk, not the memory,
-     * stops the streams.
+     * can fill in 20 ms: at 100 ns a byte its fastest read of the smallest fragment, 80,000 B,
+     * takes 8 ms and fills a 128 KiB buffer, 16.384 bytes a microsecond, so 327,680 B in 20 ms and
+     * two buffers more, 589,824 B, whatever the number of streams: the fifth is admitted where the
+     * double-buffered one was refused, and the disk, not the memory, stops the streams.
      */
     @Test
     void aClientThatBuffersAndReceivesFastIsAdmittedWhereADoubleBufferedOneIsRefused() {
@@ -492,15 +492,15 @@ class AdmissionControllerTest {
         id = 0;
         while ((last = fast.admit(new StreamDemand(id, Map.of("d0", small), null, rate))).accepted()) {
             id++;
-            assertTrue(fast.bufferBytesInUse() <= 4 * 128 * 1024, "the shared account stops at its bound");
+            assertTrue(fast.bufferBytesInUse() <= 589_824, "the shared account stops at its bound");
         }
         assertTrue(id > 4, "more than double buffering admitted: " + id);
         assertEquals(Resource.DISK_TIME, ((Reject) last).resource(), "the disk, not the memory, stops them");
-        assertEquals(4 * 128 * 1024L, fast.sharedBufferBytes().get("clbufrate"));
+        assertEquals(589_824L, fast.sharedBufferBytes().get("clbufrate"));
         assertTrue(fast.capacity(AdmissionPolicy.ADM2, new StreamDemand(ANY, Map.of("d0", small), null, rate)) >= id);
 
         fast.release(0);
-        assertEquals(4 * 128 * 1024L, fast.sharedBufferBytes().get("clbufrate"), "still at its bound");
+        assertEquals(589_824L, fast.sharedBufferBytes().get("clbufrate"), "still at its bound");
     }
 
     /**
