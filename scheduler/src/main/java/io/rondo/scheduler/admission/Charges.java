@@ -87,7 +87,8 @@ final class Charges {
      * The most buffer bytes a nanosecond of reads of {@code model}'s disk can fill, for fragments of
      * {@code smallest} to {@code peak} bytes: a read of {@code s} bytes is lent the pool's buffer
      * for its aligned span ({@link BufferPool#classCapacity} of {@code s} and two alignment blocks)
-     * and takes at least {@link ThroughputModel#fastestNs} of {@code s}. Within one buffer class
+     * and takes at least {@link ThroughputModel#fastestNs} of {@code s}, and of one block, the
+     * least a direct read reads. Within one buffer class
      * the ratio is highest for the least size, so the least size and each class's least size up
      * to {@code peak} are tried.
      */
@@ -96,7 +97,7 @@ final class Charges {
         long size = Math.max(1, Math.min(smallest, peak));
         while (true) {
             long capacity = BufferPool.classCapacity((int) Math.min(1 << 30, size + 2L * DiskIo.ALIGNMENT));
-            most = Math.max(most, capacity / (double) Math.max(1, model.fastestNs(size)));
+            most = Math.max(most, capacity / (double) Math.max(1, model.fastestNs(Math.max(size, DiskIo.ALIGNMENT))));
             long nextClass = capacity - 2L * DiskIo.ALIGNMENT + 1;
             if (size >= peak || nextClass > peak) {
                 return most;

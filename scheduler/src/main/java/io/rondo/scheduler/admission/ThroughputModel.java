@@ -180,15 +180,16 @@ public final class ThroughputModel {
 
     /**
      * The least time one read of {@code ioBytes} takes, on the fastest curve: the fastest read the
-     * profile measured of that size (its max curve), or, for a modelled disk or a size the profile
-     * did not measure, the transfer alone in the disk's fastest zone with no access at all. No
+     * profile measured of that size (its max curve; a size under its least is taken at its least,
+     * since a direct read reads whole blocks), or, for a modelled disk or a size past what the
+     * profile measured, the transfer alone in the disk's fastest zone with no access at all. No
      * read of that size is faster, so it bounds how many reads a disk completes in a given time.
      */
     public long fastestNs(long ioBytes) {
         if (ioBytes <= 0) {
             return 0;
         }
-        if (!rows.isEmpty() && ioBytes >= rows.get(0).ioBytes() && ioBytes <= rows.get(rows.size() - 1).ioBytes()) {
+        if (!rows.isEmpty() && ioBytes <= rows.get(rows.size() - 1).ioBytes()) {
             int upper = 0;
             while (rows.get(upper).ioBytes() < ioBytes) {
                 upper++;

@@ -2,13 +2,17 @@ package io.rondo.server.stream;
 
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.ContinuousRequest;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.server.observe.AdmissionLog;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -22,11 +26,41 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong glitches = new AtomicLong();
     private final LongAdder sentBytes = new LongAdder();
+    private final Map<BufferMode, AtomicInteger> byMode = new EnumMap<>(BufferMode.class);
+    private final AtomicLong guardEnded = new AtomicLong();
     private final AdmissionLog log;
 
     /** @param epochClock the wall clock the admission log stamps its decisions with */
     StreamRegistry(EpochClock epochClock) {
         this.log = new AdmissionLog(epochClock);
+        for (BufferMode mode : BufferMode.values()) {
+            byMode.put(mode, new AtomicInteger());
+        }
+    }
+
+    /** A stream was admitted with its buffers reserved as {@code mode} says. */
+    void count(BufferMode mode) {
+        byMode.get(mode).incrementAndGet();
+    }
+
+    /** A stream admitted as {@code mode} ended. */
+    void uncount(BufferMode mode) {
+        byMode.get(mode).decrementAndGet();
+    }
+
+    /** Admitted streams whose buffers are reserved as {@code mode} says. */
+    int streamsIn(BufferMode mode) {
+        return byMode.get(mode).get();
+    }
+
+    /** A stream's guard ended it: its client did not take a fragment at its declared rate. */
+    void guardEnded() {
+        guardEnded.incrementAndGet();
+    }
+
+    /** Streams their guard ended so far. */
+    long guardEndedStreams() {
+        return guardEnded.get();
     }
 
     /** Every admission decision and stream end. */

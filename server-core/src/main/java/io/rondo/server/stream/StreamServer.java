@@ -14,6 +14,7 @@ import io.rondo.content.ingest.Directory;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.AdmissionController;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.live.LiveRecordings;
@@ -129,7 +130,8 @@ public final class StreamServer implements AutoCloseable {
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
         BiFunction<Directory, DiskRuntime, SessionServices> sessions = (objects, reader) -> new SessionServices(reader,
-            new StreamAdmission(objects, reader, admission, registry, recordings), registry, sender, initSegments,
+            new StreamAdmission(objects, reader, admission, registry, recordings, settings.clientBuffers()), registry,
+            sender, initSegments,
             settings, reader.clock(), epochClock, publishing);
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
@@ -181,6 +183,16 @@ public final class StreamServer implements AutoCloseable {
     /** Fragment bytes all streams sent so far, over TCP and WebSocket. */
     public long sentBytes() {
         return registry.sentBytes();
+    }
+
+    /** Admitted streams whose buffers are reserved as {@code mode} says (papers/004 Section 4). */
+    public int streamsIn(BufferMode mode) {
+        return registry.streamsIn(mode);
+    }
+
+    /** Streams ended by their guard so far: their client took a fragment slower than it declared. */
+    public long guardEndedStreams() {
+        return registry.guardEndedStreams();
     }
 
     /** Glitches of all streams so far. */

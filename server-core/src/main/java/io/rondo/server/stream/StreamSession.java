@@ -67,6 +67,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     private Prepared fragments;
     /** Whether ACCEPT said the object was being recorded: LIVE frames go, the last one ENDED. */
     private boolean live;
+    /** Where the stream starts: its first reads go at once, or, drawing on a shared account, at ACCEPT. */
+    private long startNs;
 
     StreamSession(SessionServices services) {
         this.services = services;
@@ -142,6 +144,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * The object is ready: the reads from the keyframe at or before the start go to the disk at
      * once, beside the init segment's (unless an earlier stream of the same object left it in
      * memory), so a new stream waits for about one IO and its own reads, whatever else is streaming.
+     * A stream drawing on a shared buffer account reads once ACCEPT is sent instead: its fragments
+     * may not wait for an init segment, since their hold is bounded.
      */
     private void prepared(Prepared ready, Throwable failure, long startNs) {
         if (finished) {
@@ -153,11 +157,14 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         }
         fragments = ready;
         reads = new FragmentReads(services.disks(), ready, admitted.id(), ctx.executor(), this);
-        output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
+        output = new StreamOutput(this, ctx, services, reads, ready, profile, admitted.buffering(), stats, paused);
         if (ready.growing()) {
             liveWatch = ready.watch(fragment -> ctx.executor().execute(() -> cut(fragment)));
         }
-        output.start(startNs);
+        this.startNs = startNs;
+        if (!admitted.buffering().shares()) {
+            output.start(startNs);
+        }
         // On the event loop, as every state change: a failed read completes on the disk's thread.
         services.initSegments().fetch(ready.object(), services.disks(), ctx.executor())
             .whenCompleteAsync((init, error) -> {
@@ -179,6 +186,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             write(new Live(fragments.media().durationNs(), fragments.durableNs(), !fragments.growing()));
         }
         services.registry().add(this);
+        if (admitted.buffering().shares()) {
+            output.start(startNs);
+        }
         output.accepted(nowNs);
     }
 
@@ -346,7 +356,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     CompletableFuture<StreamStatus> status() {
         return CompletableFuture.supplyAsync(() -> stats.status(admitted.id(), admitted.lease().object(), client(),
             ctx.pipeline().get(WebSocketFrames.class) != null ? "websocket" : "tcp",
-            finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile),
+            finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile,
+            admitted.buffering().mode()),
             ctx.executor());
     }
 
