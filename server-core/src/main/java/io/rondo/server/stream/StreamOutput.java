@@ -162,7 +162,7 @@ final class StreamOutput {
         }
         Channel channel = ctx.channel();
         boolean clientBehind = !channel.isWritable()
-            || channel.bytesBeforeUnwritable() < services.settings().writeBufferHighBytes() || lag.rateShare() < 1;
+            || channel.bytesBeforeUnwritable() < channel.config().getWriteBufferHighWaterMark() || lag.rateShare() < 1;
         long allowedMs = (buffering.sendNs() + buffering.graceNs()) / 1_000_000;
         if (clientBehind) {
             services.registry().guardEnded();
