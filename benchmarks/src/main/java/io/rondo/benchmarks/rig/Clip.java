@@ -38,6 +38,19 @@ public final class Clip {
     }
 
     /**
+     * An audio clip, {@code folder/audio-BITSk-SECONDSs.mp4}, made if missing: a tone in AAC at
+     * {@code bitsPerSecond}, alone in a plain MP4, for papers/004's audio clients.
+     *
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeAudio(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "audio-%dk-%ds.mp4", bitsPerSecond / 1000,
+            seconds)), partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000", "-t", Integer.toString(seconds), "-c:a", "aac", "-b:a",
+            Long.toString(bitsPerSecond), partial.toString()));
+    }
+
+    /**
      * A live encoder's output, {@code folder/live-BITSk-SECONDSs.mp4}, made if missing: fragmented
      * MP4 as {@code ffmpeg -f mp4 -movflags +frag_keyframe+empty_moov+default_base_moof} writes it
      * to a pipe, H.264 640x360 at 25 fps with a keyframe every second (so one fragment a second)
