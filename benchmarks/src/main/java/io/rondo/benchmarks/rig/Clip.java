@@ -38,6 +38,24 @@ public final class Clip {
     }
 
     /**
+     * A constant-bit-rate clip, {@code folder/cbr-BITSk-SECONDSs.mp4}, made if missing: H.264
+     * 640x360 at 25 fps with a keyframe every second, its bit rate held by x264's CBR over a buffer
+     * of half a second, alone in a plain MP4, so that its round-sized fragments are all about
+     * {@code bitsPerSecond} times the round.
+     *
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeConstant(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        String rate = Long.toString(bitsPerSecond);
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "cbr-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
+            "veryfast", "-x264-params", "nal-hrd=cbr", "-b:v", rate, "-minrate", rate, "-maxrate", rate, "-bufsize",
+            Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-pix_fmt",
+            "yuv420p", partial.toString()));
+    }
+
+    /**
      * An audio clip, {@code folder/audio-BITSk-SECONDSs.mp4}, made if missing: a tone in AAC at
      * {@code bitsPerSecond}, alone in a plain MP4, for papers/004's audio clients.
      *

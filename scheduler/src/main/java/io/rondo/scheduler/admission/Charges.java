@@ -5,6 +5,7 @@ import io.rondo.scheduler.disk.DiskModel;
 import io.rondo.scheduler.exec.BufferPool;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -75,7 +76,7 @@ final class Charges {
         }
         Map<String, Double> fill = new TreeMap<>();
         for (String disk : demand.disks().keySet()) {
-            fill.put(disk, fillBytesPerNs(model(disk), buffers.smallestFragment(), demand.peakFragmentBytes()));
+            fill.put(disk, fillBytesPerNs(model(disk), buffers.readSizes()));
         }
         SharedCharge shared = new SharedCharge(mode.sharedAccount(), buffers.bufferBytes(), 2 - mode.ownBuffers(),
             buffers.holdNs(), Collections.unmodifiableMap(fill));
@@ -84,26 +85,20 @@ final class Charges {
     }
 
     /**
-     * The most buffer bytes a nanosecond of reads of {@code model}'s disk can fill, for fragments of
-     * {@code smallest} to {@code peak} bytes: a read of {@code s} bytes is lent the pool's buffer
-     * for its aligned span ({@link BufferPool#classCapacity} of {@code s} and two alignment blocks)
-     * and takes at least {@link ThroughputModel#fastestNs} of {@code s}, and of one block, the
-     * least a direct read reads. Within one buffer class
-     * the ratio is highest for the least size, so the least size and each class's least size up
-     * to {@code peak} are tried.
+     * The most buffer bytes a nanosecond of reads of {@code model}'s disk can fill with reads of
+     * {@code readSizes}: a read of {@code s} bytes is lent the pool's buffer for its aligned span
+     * ({@link BufferPool#classCapacity} of {@code s} and two alignment blocks) and takes at least
+     * {@link ThroughputModel#fastestNs} of {@code s}, and of one block, the least a direct read
+     * reads. Within one buffer class the ratio is highest for the least size, so each class's
+     * least size read is enough.
      */
-    static double fillBytesPerNs(ThroughputModel model, long smallest, long peak) {
+    static double fillBytesPerNs(ThroughputModel model, List<Long> readSizes) {
         double most = 0;
-        long size = Math.max(1, Math.min(smallest, peak));
-        while (true) {
+        for (long size : readSizes) {
             long capacity = BufferPool.classCapacity((int) Math.min(1 << 30, size + 2L * DiskIo.ALIGNMENT));
             most = Math.max(most, capacity / (double) Math.max(1, model.fastestNs(Math.max(size, DiskIo.ALIGNMENT))));
-            long nextClass = capacity - 2L * DiskIo.ALIGNMENT + 1;
-            if (size >= peak || nextClass > peak) {
-                return most;
-            }
-            size = Math.max(size + 1, nextClass);
         }
+        return most;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.rondo.scheduler.admission;
 
+import java.util.List;
+
 /**
  * What a stream's client lets the server save in buffer memory (papers/004 Sections 4 and 5):
  * the {@link BufferMode} it got, and, for a mode that shares, the numbers its bound is made of.
@@ -10,17 +12,21 @@ package io.rondo.scheduler.admission;
  * @param holdNs           the longest one of its fragments may be held after its read ends: its
  *                         send at the client's declared rate, plus the server's grace; past it the
  *                         stream loses its place (the guard), so a fragment is never held longer
- * @param smallestFragment the least bytes one of its reads reads: the fastest a disk fills its buffers
+ * @param readSizes        the sizes its reads read, each the least of its fragments lent a buffer of one
+ *                         size class (a buffer's capacity over the fastest read of the least fragment
+ *                         it is lent for is the fastest a disk fills such buffers)
  */
-public record ClientBuffers(BufferMode mode, long bufferBytes, long holdNs, long smallestFragment) {
+public record ClientBuffers(BufferMode mode, long bufferBytes, long holdNs, List<Long> readSizes) {
 
     /** Double buffering: nothing shared, nothing to bound. */
-    public static final ClientBuffers DOUBLE = new ClientBuffers(BufferMode.DOUBLE, 0, 0, 0);
+    public static final ClientBuffers DOUBLE = new ClientBuffers(BufferMode.DOUBLE, 0, 0, List.of());
 
     public ClientBuffers {
-        if (mode != BufferMode.DOUBLE && (bufferBytes <= 0 || holdNs <= 0 || smallestFragment <= 0)) {
-            throw new IllegalArgumentException(mode + " needs a buffer size, a hold time and a smallest fragment, were "
-                + bufferBytes + " B, " + holdNs + " ns and " + smallestFragment + " B");
+        readSizes = List.copyOf(readSizes);
+        if (mode != BufferMode.DOUBLE && (bufferBytes <= 0 || holdNs <= 0 || readSizes.isEmpty()
+            || readSizes.stream().anyMatch(size -> size <= 0))) {
+            throw new IllegalArgumentException(mode + " needs a buffer size, a hold time and positive read sizes, "
+                + "were " + bufferBytes + " B, " + holdNs + " ns and " + readSizes);
         }
     }
 }

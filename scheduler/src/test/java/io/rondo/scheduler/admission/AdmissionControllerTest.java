@@ -488,7 +488,7 @@ class AdmissionControllerTest {
         assertEquals(Resource.BUFFER_MEMORY, ((Reject) last).resource());
 
         AdmissionController fast = controller(config);
-        ClientBuffers rate = new ClientBuffers(BufferMode.CLIENT_RATE, 128 * 1024, 20 * MS, 80_000);
+        ClientBuffers rate = new ClientBuffers(BufferMode.CLIENT_RATE, 128 * 1024, 20 * MS, List.of(80_000L));
         id = 0;
         while ((last = fast.admit(new StreamDemand(id, Map.of("d0", small), null, rate))).accepted()) {
             id++;
@@ -512,7 +512,7 @@ class AdmissionControllerTest {
     void aClientThatBuffersSlowlyKeepsOneBufferOfItsOwn() {
         AdmissionController controller = controller(CONFIG.withBufferCeilingBytes(10_000_000));
         DiskDemand small = new DiskDemand(100_000, 120_000, 10_000);
-        ClientBuffers buffer = new ClientBuffers(BufferMode.CLIENT_BUFFER, 128 * 1024, 100 * MS, 80_000);
+        ClientBuffers buffer = new ClientBuffers(BufferMode.CLIENT_BUFFER, 128 * 1024, 100 * MS, List.of(80_000L));
 
         assertTrue(controller.admit(new StreamDemand(1, Map.of("d0", small), null, buffer)).accepted());
         assertTrue(controller.admit(new StreamDemand(2, Map.of("d0", small), null, buffer)).accepted());

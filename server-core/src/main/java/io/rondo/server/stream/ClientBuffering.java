@@ -8,6 +8,7 @@ import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.StreamBudget;
 import io.rondo.server.config.ClientBufferUse;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -43,10 +44,11 @@ record ClientBuffering(ClientBuffers buffers, long sendNs, long graceNs, String 
     static final ClientBuffering DOUBLE = new ClientBuffering(ClientBuffers.DOUBLE, 0, 0, null);
 
     /**
-     * The mode a stream of fragments of {@code peak} bytes at most and {@code smallest} at least
-     * gets, for a client that declared {@code declared}, under {@code use}, in rounds of {@code roundNs}.
+     * The mode a stream of fragments of {@code peak} bytes at most gets, for a client that declared
+     * {@code declared}, under {@code use}, in rounds of {@code roundNs}; {@code readSizes} are the
+     * least fragment of each buffer size class its fragments use.
      */
-    static ClientBuffering choose(ClientBufferUse use, ClientProfile declared, long peak, long smallest,
+    static ClientBuffering choose(ClientBufferUse use, ClientProfile declared, long peak, List<Long> readSizes,
                                   long roundNs) {
         long rate = declared.maxReceiveBytesPerSecond();
         long sendNs = (long) Math.ceil(peak * 1e9 / rate);
@@ -69,8 +71,8 @@ record ClientBuffering(ClientBuffers buffers, long sendNs, long graceNs, String 
         String better = mode == BufferMode.CLIENT_RATE ? null : use == ClientBufferUse.RATE
             ? "a client declaring " + fast + " gets ClBufRate"
             : "buffers.clientBuffers is buffer on this server: ClBufRate is off";
-        return new ClientBuffering(new ClientBuffers(mode, bufferBytes, sendNs + 2 * graceNs,
-            Math.max(1, Math.min(smallest, peak))), sendNs, graceNs, better);
+        return new ClientBuffering(new ClientBuffers(mode, bufferBytes, sendNs + 2 * graceNs, readSizes), sendNs,
+            graceNs, better);
     }
 
     /** The stream's mode. */

@@ -22,8 +22,10 @@ import io.rondo.server.runtime.DiskRuntime;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What a stream asks of the server and of its client, judged before ACCEPT (papers/000 Section
@@ -133,7 +135,7 @@ final class StreamAdmission {
         }
         long id = registry.nextId();
         ClientBuffering buffering = recording.isPresent() ? ClientBuffering.DOUBLE
-            : ClientBuffering.choose(clientBuffers, open.profile(), peak, smallestFragment(media), disks.roundNs());
+            : ClientBuffering.choose(clientBuffers, open.profile(), peak, readSizes(media), disks.roundNs());
         StreamDemand demand = recording.map(r -> StreamDemand.onDisk(id, r.disk(),
             new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id))
             .withBuffers(buffering.buffers());
@@ -146,13 +148,15 @@ final class StreamAdmission {
         return new Admitted(id, lease, buffering);
     }
 
-    /** The least bytes one of the media's reads reads: its least fragment. */
-    private static long smallestFragment(MediaIndex media) {
-        long least = Long.MAX_VALUE;
+    /** The sizes the media's reads read: the least fragment lent each buffer size class its fragments use. */
+    private static List<Long> readSizes(MediaIndex media) {
+        Map<Integer, Long> leastByClass = new TreeMap<>();
         for (Fragment fragment : media.fragments()) {
-            least = Math.min(least, fragment.length());
+            long bytes = Math.max(1, fragment.length());
+            leastByClass.merge(BufferPool.classCapacity((int) Math.min(1 << 30, bytes + 2L * DiskIo.ALIGNMENT)), bytes,
+                Math::min);
         }
-        return least == Long.MAX_VALUE ? 1 : Math.max(1, least);
+        return leastByClass.isEmpty() ? List.of(1L) : List.copyOf(leastByClass.values());
     }
 
     /**

@@ -49,6 +49,10 @@ public final class ClientBuffersPreset implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where the results go (default: ${DEFAULT-VALUE}).")
     Path out = Path.of("bench-results", "client-buffers");
 
+    @Option(names = "--work", paramLabel = "DIR", description = "Where the clips and each point's server data go "
+        + "(default: ${DEFAULT-VALUE}).")
+    Path work = Path.of("bench-work", "client-buffers");
+
     @Option(names = "--quick", description = "A smoke run for CI: video clients, 256 KiB fragments, the emulated "
         + "disk, at most 24 streams a mode, 2 rounds of play; the same code.")
     boolean quick;
@@ -98,7 +102,6 @@ public final class ClientBuffersPreset implements Callable<Integer> {
         }
         int streamCap = quick ? 24 : maxStreams;
         int rounds = quick ? 2 : playRounds;
-        Path work = out.resolve("work");
         NanoClock clock = SystemClocks.nanoClock();
         long startNs = clock.nanoTime();
         stdout.printf(Locale.ROOT, "papers/004 Figures 21-22: buffers.ceiling %s, disks %s, clients %s, fragments %s,"
@@ -116,7 +119,7 @@ public final class ClientBuffersPreset implements Callable<Integer> {
                     }
                     long roundMs = PointRun.roundMs(fragment, bits);
                     int seconds = (int) Math.max(quick ? 40 : 120, (rounds + 4) * roundMs / 1000 + 90);
-                    Path clip = video ? Clip.make(work.resolve("clips"), bits, seconds)
+                    Path clip = video ? Clip.makeConstant(work.resolve("clips"), bits, seconds)
                         : Clip.makeAudio(work.resolve("clips"), bits, seconds);
                     for (BufferMode mode : modes()) {
                         points.add(PointRun.run(new PointRun.Setup(disk, disk.equals("emulated"), kind, clip, bits,
