@@ -39,9 +39,10 @@ public final class Clip {
 
     /**
      * A constant-bit-rate clip, {@code folder/cbr-BITSk-SECONDSs.mp4}, made if missing: H.264
-     * 640x360 at 25 fps with a keyframe every second, its bit rate held by x264's CBR over a buffer
-     * of half a second, alone in a plain MP4, so that its round-sized fragments are all about
-     * {@code bitsPerSecond} times the round.
+     * 640x360 at 25 fps with a keyframe every fifth of a second, its bit rate held by x264's CBR
+     * over a buffer of half a second, alone in a plain MP4, so that its round-sized fragments (a
+     * round opens at a keyframe) are all about {@code bitsPerSecond} times the round where the
+     * round is a multiple of 200 ms.
      *
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
@@ -51,7 +52,7 @@ public final class Clip {
             partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
             "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
             "veryfast", "-x264-params", "nal-hrd=cbr", "-b:v", rate, "-minrate", rate, "-maxrate", rate, "-bufsize",
-            Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25", "-sc_threshold", "0", "-pix_fmt",
+            Long.toString(bitsPerSecond / 2), "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-pix_fmt",
             "yuv420p", partial.toString()));
     }
 
