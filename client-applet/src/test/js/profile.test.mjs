@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  chooseProfile, declaredRate, MAX_DECLARED_RATE, MIN_DECLARED_RATE, spareBufferBytes,
+  chooseProfile, declaredRate, MAX_DECLARED_RATE, MIN_DECLARED_RATE, MSE_QUOTA_BYTES, mseAheadBytes, spareBufferBytes,
 } from '../../main/resources/io/rondo/client/player/profile.js';
 
 const MiB = 1024 * 1024;
@@ -51,4 +51,14 @@ test('a measured rate is declared whole and within 64 KiB/s to 64 MiB/s', () => 
   assert.equal(MIN_DECLARED_RATE, 64 * 1024);
   assert.equal(declaredRate(1e12), MAX_DECLARED_RATE);
   assert.equal(MAX_DECLARED_RATE, 64 * MiB);
+});
+
+test('the buffer declared is no more than MSE holds ahead: its quota less the 20 s kept behind', async () => {
+  assert.equal(mseAheadBytes(undefined), MSE_QUOTA_BYTES);
+  assert.equal(mseAheadBytes(8_000_000), MSE_QUOTA_BYTES - 20_000_000);
+  assert.equal(mseAheadBytes(100_000_000), 0);
+  const hd = await chooseProfile(new URLSearchParams(''), 32, measuring(MiB), 36_000_000);
+  assert.equal(hd.buffer, 10_000_000, 'a 36 Mbit/s clip keeps 90 MB behind: 10 MB ahead, under the 64 MiB spare');
+  const small = await chooseProfile(new URLSearchParams(''), 32, measuring(MiB), 2_000_000);
+  assert.equal(small.buffer, 64 * MiB, 'the device\'s spare buffer where MSE holds more');
 });

@@ -3,6 +3,7 @@ package io.rondo.server;
 import io.micrometer.core.instrument.Tags;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.cycle.Step;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
 import io.rondo.server.live.LiveTotals;
@@ -61,6 +62,20 @@ public final class ServerMetrics {
             BufferPool::inUseBytes);
         metrics.gauge("rondo.buffers.ceiling.bytes", "The read buffers' ceiling (buffers.ceiling)", Tags.empty(),
             buffers, BufferPool::ceilingBytes);
+        for (BufferMode mode : BufferMode.values()) {
+            metrics.gauge("rondo.stream.buffer.mode", "Admitted streams whose buffers are reserved so "
+                + "(papers/004 Section 4: dblbuf, clbuf, clbufrate)", Tags.of("mode", mode.label()), streams,
+                s -> s.streamsIn(mode));
+            if (mode.sharedAccount() != null) {
+                metrics.gauge("rondo.buffers.shared.bytes", "The size of a shared buffer account: the most its "
+                    + "streams can hold at once", Tags.of("account", mode.sharedAccount()), buffers,
+                    b -> b.shareBytes(mode.sharedAccount()));
+            }
+        }
+        metrics.functionCounter("rondo.buffers.shared.overdrafts", "Reads a full shared buffer account lent past "
+            + "its size", Tags.empty(), buffers, BufferPool::sharedOverdrafts);
+        metrics.functionCounter("rondo.stream.guard.ended", "Streams ended for taking their data slower than their "
+            + "client declared", Tags.empty(), streams, StreamServer::guardEndedStreams);
         streams.admissionLog().observe(metrics, events);
         bindCycle(metrics, streams);
     }

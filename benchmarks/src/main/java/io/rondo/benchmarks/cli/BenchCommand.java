@@ -1,6 +1,8 @@
 package io.rondo.benchmarks.cli;
 
 import io.rondo.benchmarks.preset.accuracy.AdmissionAccuracyPreset;
+import io.rondo.benchmarks.preset.clientbuffers.ClientBuffersPreset;
+import io.rondo.benchmarks.preset.combination.CombinationPreset;
 import io.rondo.benchmarks.preset.discrete.DiscretePreset;
 import io.rondo.benchmarks.preset.jitter.JitterPreset;
 import io.rondo.benchmarks.preset.live.LiveCapacityPreset;
@@ -32,6 +34,10 @@ import java.util.concurrent.Callable;
         "                     write and read jitter, Rondo beside best effort (page cache + fsync, nginx)",
         "  live-capacity      20 recordings of 4 Mbit/s, 200 viewers (live edge and 20 s behind), 8 greedy",
         "                     downloads: late writes, late fragments, refusals by reason",
+        "  client-buffers     papers/004 Figures 21-22: streams admitted under a fixed buffer ceiling with DblBuf,",
+        "                     ClBuf and ClBufRate, fragments of 64 KiB to 8 MiB, emulated paper disk and this disk",
+        "  combination        papers/003 on a server: stream combination on against off, 128-1024 kbit/s streams",
+        "                     offered one a round to the emulated paper disk; streams admitted, late fragments",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
@@ -39,7 +45,7 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     version = "Rondo bench 0.1.0",
     subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class, TimeshiftPreset.class,
-        LiveCapacityPreset.class},
+        LiveCapacityPreset.class, ClientBuffersPreset.class, CombinationPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",

@@ -38,6 +38,38 @@ public final class Clip {
     }
 
     /**
+     * A constant-bit-rate clip, {@code folder/cbr-BITSk-SECONDSs.mp4}, made if missing: H.264
+     * 640x360 at 25 fps with a keyframe every fifth of a second, its bit rate held by x264's CBR
+     * over a buffer of half a second, alone in a plain MP4, so that its round-sized fragments (a
+     * round opens at a keyframe) are all about {@code bitsPerSecond} times the round where the
+     * round is a multiple of 200 ms.
+     *
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeConstant(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        String rate = Long.toString(bitsPerSecond);
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "cbr-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "testsrc2=size=640x360:rate=25", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset",
+            "veryfast", "-x264-params", "nal-hrd=cbr", "-b:v", rate, "-minrate", rate, "-maxrate", rate, "-bufsize",
+            Long.toString(bitsPerSecond / 2), "-g", "5", "-keyint_min", "5", "-sc_threshold", "0", "-pix_fmt",
+            "yuv420p", partial.toString()));
+    }
+
+    /**
+     * An audio clip, {@code folder/audio-BITSk-SECONDSs.mp4}, made if missing: a tone in AAC at
+     * {@code bitsPerSecond}, alone in a plain MP4, for papers/004's audio clients.
+     *
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeAudio(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        return madeOnce(folder.resolve(String.format(Locale.ROOT, "audio-%dk-%ds.mp4", bitsPerSecond / 1000,
+            seconds)), partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000", "-t", Integer.toString(seconds), "-c:a", "aac", "-b:a",
+            Long.toString(bitsPerSecond), partial.toString()));
+    }
+
+    /**
      * A live encoder's output, {@code folder/live-BITSk-SECONDSs.mp4}, made if missing: fragmented
      * MP4 as {@code ffmpeg -f mp4 -movflags +frag_keyframe+empty_moov+default_base_moof} writes it
      * to a pipe, H.264 640x360 at 25 fps with a keyframe every second (so one fragment a second)

@@ -91,7 +91,7 @@ class Player extends PlayerStream {
       return;
     }
     this.profile = await chooseProfile(new URLSearchParams(location.search), navigator.deviceMemory,
-      () => measureRate(this.name, this.info.size, (text, bad) => this.log(text, bad)));
+      () => measureRate(this.name, this.info.size, (text, bad) => this.log(text, bad)), this.info.peakBitsPerSecond);
     this.view.profile(this.profile);
     await this.feed.open(this.durationS);
     const params = new URLSearchParams(location.search);

@@ -7,11 +7,11 @@ import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * curve the {@link AdmissionPolicy} names for the fragment size it names, added up; under ADM2
  * the round is charged as a whole ({@link ThroughputModel#roundNs}) from the number of streams
  * and their fragments' mean sizes, variances and peaks, summed, or at XTREAM's Adm2 charge (the
- * mean-curve IO time of every stream's peak fragment) where that is less. Per stream, double buffering
- * holds two peak fragments.
+ * mean-curve IO time of every stream's peak fragment) where that is less. Buffer memory is
+ * charged by what the client can do ({@link BufferMode}): two peak fragments of its own for a
+ * double-buffered stream; for a client that buffers, or buffers and receives fast, one or none of
+ * its own and its part in a shared account, sized to the most its streams can hold at once
+ * ({@link SharedBuffers}), so the ceiling admits more of them.
  *
  * <p>The network carries one fragment of each stream a round, so a stream is charged the
  * fragment the policy charges the disks, in bits a second: its peak fragment under ADM1 and ADM2,
@@ -120,18 +123,22 @@ public final class AdmissionController {
             AdmissionState current = state.get();
             Map<Long, AdmittedStream> recharged = new LinkedHashMap<>();
             Map<String, SlotLoads> fittingByDisk = new HashMap<>();
-            long fittingBufferBytes = 0;
+            List<Charge> fitting = new ArrayList<>();
+            long fittingOwnBytes = 0;
             long fittingBitsPerSecond = 0;
             int exceeding = 0;
             for (AdmittedStream admitted : current.streams.values()) {
                 Charge charge = charges.charge(next.policy(), admitted.demand(), admitted.charge().cadence());
                 recharged.put(charge.streamId(),
                     new AdmittedStream(admitted.demand(), charge, admitted.endNs(), admitted.endKnown()));
-                if (charges.fits(next, fittingByDisk, fittingBufferBytes, fittingBitsPerSecond, charge)) {
+                fitting.add(charge);
+                long bufferBytesWith = fittingOwnBytes + charge.bufferBytes() + SharedBuffers.totalBytes(fitting);
+                if (charges.fits(next, fittingByDisk, bufferBytesWith, fittingBitsPerSecond, charge)) {
                     AdmissionState.add(fittingByDisk, charge);
-                    fittingBufferBytes += charge.bufferBytes();
+                    fittingOwnBytes += charge.bufferBytes();
                     fittingBitsPerSecond += charge.networkBitsPerSecond();
                 } else {
+                    fitting.remove(fitting.size() - 1);
                     exceeding++;
                 }
             }
@@ -190,7 +197,7 @@ public final class AdmissionController {
     public AdmissionDecision decide(StreamDemand demand) {
         AdmissionState current = state.get();
         checkNew(current, demand);
-        return judge(current, chargeNew(current, demand), clock.nanoTime());
+        return judge(current, charges.chargeNew(current, demand, basePeriod), clock.nanoTime());
     }
 
     /** Decides, and if the stream is accepted reserves its share of every disk it touches and its buffers. */
@@ -199,7 +206,7 @@ public final class AdmissionController {
             long nowNs = clock.nanoTime();
             AdmissionState current = state.get();
             checkNew(current, demand);
-            Charge charge = chargeNew(current, demand);
+            Charge charge = charges.chargeNew(current, demand, basePeriod);
             AdmissionDecision decision = judge(current, charge, nowNs);
             if (!decision.accepted()) {
                 return decision;
@@ -210,31 +217,6 @@ public final class AdmissionController {
                 return decision;
             }
         }
-    }
-
-    /**
-     * A new stream's charge: reading every {@link #basePeriod} rounds (a recording: every round),
-     * in the slot whose rounds, on the disks it touches, are the least loaded with it added.
-     */
-    private Charge chargeNew(AdmissionState current, StreamDemand demand) {
-        AdmissionPolicy policy = current.config.policy();
-        int period = demand.writes() ? 1 : basePeriod;
-        Charge best = null;
-        long bestNs = Long.MAX_VALUE;
-        for (int slot = 0; slot < period; slot++) {
-            Charge charge = charges.charge(policy, demand, new Cadence(period, slot));
-            long worstNs = 0;
-            for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
-                SlotLoads slots = current.loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
-                worstNs = Math.max(worstNs, slots.worstWith(disk.getValue(), charge.cadence(),
-                    load -> charges.roundNs(policy, disk.getKey(), load)));
-            }
-            if (worstNs < bestNs) {
-                best = charge;
-                bestNs = worstNs;
-            }
-        }
-        return best;
     }
 
     /** Frees what an admitted stream held; false if no stream of that id was admitted. */
@@ -264,9 +246,7 @@ public final class AdmissionController {
             streams = Math.min(streams,
                 charges.capacity(policy, disk.getKey(), disk.getValue(), config.continuousNs()));
         }
-        if (charge.bufferBytes() > 0) {
-            streams = Math.min(streams, config.bufferCeilingBytes() / charge.bufferBytes());
-        }
+        streams = Math.min(streams, SharedBuffers.capacity(charge, config.bufferCeilingBytes()));
         if (config.networkLimited() && charge.networkBitsPerSecond() > 0) {
             streams = Math.min(streams, config.networkBitsPerSecond() / charge.networkBitsPerSecond());
         }
@@ -338,6 +318,14 @@ public final class AdmissionController {
             new AdmittedStream(admitted.demand(), charges.charge(current.config.policy(), admitted.demand(), cadence),
                 admitted.endNs(), admitted.endKnown())));
         return AdmissionState.of(current.config, streams);
+    }
+
+    /**
+     * The size of each shared buffer account under the streams admitted now, by account
+     * ({@link BufferMode#sharedAccount()}): what the buffer pool gives its shared accounts.
+     */
+    public Map<String, Long> sharedBufferBytes() {
+        return state.get().sharedBufferBytes();
     }
 
     /** True if a stream of this id is admitted. */
@@ -415,10 +403,11 @@ public final class AdmissionController {
             }
         }
         long freeBytes = config.bufferCeilingBytes() - current.bufferBytes;
-        if (charge.bufferBytes() > freeBytes) {
-            long retry = charge.bufferBytes() > config.bufferCeilingBytes() ? 0 : current.retryAfterSeconds(nowNs,
-                a -> a.charge().bufferBytes(), charge.bufferBytes() - freeBytes);
-            return new AdmissionDecision.Reject(charge.streamId(), Resource.BUFFER_MEMORY, null, charge.bufferBytes(),
+        long neededBytes = current.bufferBytesWith(charge) - current.bufferBytes;
+        if (neededBytes > freeBytes) {
+            long retry = charge.mostBufferBytes() > config.bufferCeilingBytes() ? 0 : current.retryAfterSeconds(nowNs,
+                a -> a.charge().mostBufferBytes(), neededBytes - freeBytes);
+            return new AdmissionDecision.Reject(charge.streamId(), Resource.BUFFER_MEMORY, null, neededBytes,
                 freeBytes, retry);
         }
         long capacityBits = config.networkBitsPerSecond();

@@ -17,16 +17,42 @@ final class AdmissionState {
     final AdmissionConfig config;
     final Map<Long, AdmittedStream> streams;
     final Map<String, SlotLoads> loadByDisk;
+    /** The streams' own buffers. */
+    final long ownBufferBytes;
+    /** The streams' own buffers and the shared accounts ({@link SharedBuffers}). */
     final long bufferBytes;
     final long networkBitsPerSecond;
 
-    private AdmissionState(AdmissionConfig config, Map<Long, AdmittedStream> streams, Map<String, SlotLoads> loadByDisk,
-                           long bufferBytes, long networkBitsPerSecond) {
+    private AdmissionState(AdmissionConfig config, Map<Long, AdmittedStream> streams,
+                           Map<String, SlotLoads> loadByDisk, long ownBufferBytes, long networkBitsPerSecond) {
         this.config = config;
         this.streams = streams;
         this.loadByDisk = loadByDisk;
-        this.bufferBytes = bufferBytes;
+        this.ownBufferBytes = ownBufferBytes;
+        this.bufferBytes = ownBufferBytes + SharedBuffers.totalBytes(charges(streams.values(), null));
         this.networkBitsPerSecond = networkBitsPerSecond;
+    }
+
+    /** The buffer memory the streams would take with {@code charge} added. */
+    long bufferBytesWith(Charge charge) {
+        return ownBufferBytes + charge.bufferBytes() + SharedBuffers.totalBytes(charges(streams.values(), charge));
+    }
+
+    /** The size of each shared buffer account, by account. */
+    Map<String, Long> sharedBufferBytes() {
+        return SharedBuffers.sizes(charges(streams.values(), null));
+    }
+
+    /** The charges of {@code admitted}, and {@code extra} if not null. */
+    static List<Charge> charges(Iterable<AdmittedStream> admitted, Charge extra) {
+        List<Charge> all = new ArrayList<>();
+        for (AdmittedStream stream : admitted) {
+            all.add(stream.charge());
+        }
+        if (extra != null) {
+            all.add(extra);
+        }
+        return all;
     }
 
     /** No stream admitted yet, under {@code config}. */
@@ -52,7 +78,7 @@ final class AdmissionState {
         newStreams.put(admitted.demand().streamId(), admitted);
         Map<String, SlotLoads> newUsed = new HashMap<>(loadByDisk);
         add(newUsed, admitted.charge());
-        return new AdmissionState(config, newStreams, newUsed, bufferBytes + admitted.charge().bufferBytes(),
+        return new AdmissionState(config, newStreams, newUsed, ownBufferBytes + admitted.charge().bufferBytes(),
             networkBitsPerSecond + admitted.charge().networkBitsPerSecond());
     }
 
@@ -63,7 +89,7 @@ final class AdmissionState {
         Cadence cadence = admitted.charge().cadence();
         admitted.charge().loadByDisk().forEach((disk, load) ->
             newUsed.put(disk, newUsed.get(disk).minus(load, cadence)));
-        return new AdmissionState(config, newStreams, newUsed, bufferBytes - admitted.charge().bufferBytes(),
+        return new AdmissionState(config, newStreams, newUsed, ownBufferBytes - admitted.charge().bufferBytes(),
             networkBitsPerSecond - admitted.charge().networkBitsPerSecond());
     }
 

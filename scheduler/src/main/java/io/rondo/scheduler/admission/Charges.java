@@ -1,8 +1,11 @@
 package io.rondo.scheduler.admission;
 
+import io.rondo.scheduler.device.DiskIo;
 import io.rondo.scheduler.disk.DiskModel;
+import io.rondo.scheduler.exec.BufferPool;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -10,7 +13,9 @@ import java.util.TreeMap;
  * Admission's arithmetic (papers/000 Section 2.3): what a stream is charged under a policy, on
  * each disk it touches from that disk's {@link ThroughputModel} (a read on its read curves, a
  * recording's write on its write curves: reads and writes in the same round's budget), in buffer
- * memory (two peak fragments) and on the network (the fragment the disks are charged, each
+ * memory (by its {@link BufferMode}: two peak fragments of its own when double-buffered; fewer,
+ * or none, and a part in a shared account, {@link SharedBuffers}, when its client buffers and
+ * receives fast) and on the network (the fragment the disks are charged, each
  * round); and what part of a disk's round a load takes. It holds no admitted stream: the
  * controller adds the charges up.
  */
@@ -76,8 +81,37 @@ final class Charges {
         }
         long networkBitsPerSecond = (long) Math.ceil(sentBytesPerRound * 8.0 * NS_PER_SECOND
             / ((double) roundNs * cadence.period()));
-        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk), 2 * demand.peakFragmentBytes(),
-            networkBitsPerSecond, cadence);
+        ClientBuffers buffers = demand.buffers();
+        BufferMode mode = buffers.mode();
+        if (mode == BufferMode.DOUBLE) {
+            return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
+                2 * demand.peakFragmentBytes(), networkBitsPerSecond, null, cadence);
+        }
+        Map<String, Double> fill = new TreeMap<>();
+        for (String disk : demand.disks().keySet()) {
+            fill.put(disk, fillBytesPerNs(model(disk), buffers.readSizes()));
+        }
+        SharedCharge shared = new SharedCharge(mode.sharedAccount(), buffers.bufferBytes(), 2 - mode.ownBuffers(),
+            buffers.holdNs(), Collections.unmodifiableMap(fill));
+        return new Charge(demand.streamId(), Collections.unmodifiableMap(loadByDisk),
+            mode.ownBuffers() * buffers.bufferBytes(), networkBitsPerSecond, shared, cadence);
+    }
+
+    /**
+     * The most buffer bytes a nanosecond of reads of {@code model}'s disk can fill with reads of
+     * {@code readSizes}: a read of {@code s} bytes is lent the pool's buffer for its aligned span
+     * ({@link BufferPool#classCapacity} of {@code s} and two alignment blocks) and takes at least
+     * {@link ThroughputModel#fastestNs} of {@code s}, and of one block, the least a direct read
+     * reads. Within one buffer class the ratio is highest for the least size, so each class's
+     * least size read is enough.
+     */
+    static double fillBytesPerNs(ThroughputModel model, List<Long> readSizes) {
+        double most = 0;
+        for (long size : readSizes) {
+            long capacity = BufferPool.classCapacity((int) Math.min(1 << 30, size + 2L * DiskIo.ALIGNMENT));
+            most = Math.max(most, capacity / (double) Math.max(1, model.fastestNs(Math.max(size, DiskIo.ALIGNMENT))));
+        }
+        return most;
     }
 
     /**
@@ -113,8 +147,36 @@ final class Charges {
         return streams;
     }
 
-    /** Whether {@code charge} fits under {@code config} beside streams that take what the rest says. */
-    boolean fits(AdmissionConfig config, Map<String, SlotLoads> loadByDisk, long bufferBytes,
+    /**
+     * A new stream's charge: reading every {@code basePeriod} rounds (a recording: every round),
+     * in the slot whose rounds, on the disks it touches, are the least loaded with it added.
+     */
+    Charge chargeNew(AdmissionState current, StreamDemand demand, int basePeriod) {
+        AdmissionPolicy policy = current.config.policy();
+        int period = demand.writes() ? 1 : basePeriod;
+        Charge best = null;
+        long bestNs = Long.MAX_VALUE;
+        for (int slot = 0; slot < period; slot++) {
+            Charge charge = charge(policy, demand, new Cadence(period, slot));
+            long worstNs = 0;
+            for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
+                SlotLoads slots = current.loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
+                worstNs = Math.max(worstNs, slots.worstWith(disk.getValue(), charge.cadence(),
+                    load -> roundNs(policy, disk.getKey(), load)));
+            }
+            if (worstNs < bestNs) {
+                best = charge;
+                bestNs = worstNs;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Whether {@code charge} fits under {@code config} beside streams that take what the rest
+     * says; {@code bufferBytesWith} is the buffer memory they take with it added.
+     */
+    boolean fits(AdmissionConfig config, Map<String, SlotLoads> loadByDisk, long bufferBytesWith,
                  long networkBitsPerSecond, Charge charge) {
         for (Map.Entry<String, DiskLoad> disk : charge.loadByDisk().entrySet()) {
             SlotLoads slots = loadByDisk.getOrDefault(disk.getKey(), SlotLoads.NONE);
@@ -124,7 +186,7 @@ final class Charges {
                 return false;
             }
         }
-        return bufferBytes + charge.bufferBytes() <= config.bufferCeilingBytes()
+        return bufferBytesWith <= config.bufferCeilingBytes()
             && (!config.networkLimited()
                 || networkBitsPerSecond + charge.networkBitsPerSecond() <= config.networkBitsPerSecond());
     }

@@ -17,10 +17,14 @@ import java.util.TreeMap;
  * @param disks    the disks it reads from, by name, with its demand on each; at least one
  * @param duration how long the stream will play from now, or {@code null} if unknown (a live
  *                 source, or a client that may pause)
+ * @param buffers  how its buffer memory is reserved, by what its client can do
  */
-public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duration duration) {
+public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duration duration, ClientBuffers buffers) {
 
     public StreamDemand {
+        if (buffers == null) {
+            throw new IllegalArgumentException("stream " + streamId + " has no buffer mode");
+        }
         if (disks == null || disks.isEmpty()) {
             throw new IllegalArgumentException("stream " + streamId + " touches no disk");
         }
@@ -29,6 +33,11 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
         }
         // Sorted, so that when several disks are short the same one is named every time.
         disks = Collections.unmodifiableMap(new TreeMap<>(disks));
+    }
+
+    /** A double-buffered stream. */
+    public StreamDemand(long streamId, Map<String, DiskDemand> disks, Duration duration) {
+        this(streamId, disks, duration, ClientBuffers.DOUBLE);
     }
 
     /** A stream of unknown duration on one disk. */
@@ -74,7 +83,12 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
 
     /** The same demand with a known duration. */
     public StreamDemand withDuration(Duration newDuration) {
-        return new StreamDemand(streamId, disks, newDuration);
+        return new StreamDemand(streamId, disks, newDuration, buffers);
+    }
+
+    /** The same demand with its buffers reserved as {@code newBuffers} says. */
+    public StreamDemand withBuffers(ClientBuffers newBuffers) {
+        return new StreamDemand(streamId, disks, duration, newBuffers);
     }
 
     /** How long the stream will play, when known. */
@@ -109,6 +123,6 @@ public record StreamDemand(long streamId, Map<String, DiskDemand> disks, Duratio
         }
         Map<String, DiskDemand> scaled = new TreeMap<>();
         disks.forEach((disk, demand) -> scaled.put(disk, demand.times(fragments)));
-        return new StreamDemand(streamId, scaled, duration);
+        return new StreamDemand(streamId, scaled, duration, buffers.times(fragments));
     }
 }

@@ -65,9 +65,11 @@ public final class ThroughputModel {
     private final double worstAccessNs;
     private final double meanNsPerByte;
     private final double worstNsPerByte;
+    private final double fastestNsPerByte;
 
     private ThroughputModel(String name, DiskModel disk, List<DiskProfile.MeasuredRow> rows, double meanAccessNs,
-                            double worstAccessNs, double meanNsPerByte, double worstNsPerByte) {
+                            double worstAccessNs, double meanNsPerByte, double worstNsPerByte,
+                            double fastestNsPerByte) {
         this.name = name;
         this.disk = disk;
         this.rows = rows;
@@ -75,6 +77,7 @@ public final class ThroughputModel {
         this.worstAccessNs = worstAccessNs;
         this.meanNsPerByte = meanNsPerByte;
         this.worstNsPerByte = worstNsPerByte;
+        this.fastestNsPerByte = fastestNsPerByte;
     }
 
     /** The curves of a disk: measured if its profile holds measurements, else modelled. */
@@ -97,7 +100,7 @@ public final class ThroughputModel {
             DiskProfile.WriteCurve curve = profile.writeCurve().get();
             double nsPerByte = 1e9 / curve.transferBytesPerSecond();
             return new ThroughputModel(profile.name() + " writes", profile, curve.rows(), curve.accessMs() * NS_PER_MS,
-                curve.accessMaxMs() * NS_PER_MS, nsPerByte, nsPerByte);
+                curve.accessMaxMs() * NS_PER_MS, nsPerByte, nsPerByte, nsPerByte);
         }
         return of(disk);
     }
@@ -106,23 +109,31 @@ public final class ThroughputModel {
         // The profiler's model: any move costs a (flat seek curve), a revolution is a_max - a, one zone at R.
         double accessNs = profile.maxSeekNs();
         double nsPerByte = nsPerByte(profile, 0);
+        double fastest = nsPerByte;
+        for (DiskProfile.MeasuredRow row : profile.measuredRows()) {
+            if (row.maxMBps() > 0) {
+                fastest = Math.min(fastest, 1e3 / row.maxMBps());
+            }
+        }
         return new ThroughputModel(profile.name(), profile, profile.measuredRows(), accessNs,
-            accessNs + profile.worstCaseRotationNs(), nsPerByte, nsPerByte);
+            accessNs + profile.worstCaseRotationNs(), nsPerByte, nsPerByte, fastest);
     }
 
     private static ThroughputModel modelled(DiskModel disk) {
         long capacity = disk.capacityBytes();
         double meanNsPerByte = 0;
         double worstNsPerByte = 0;
+        double fastestNsPerByte = Double.MAX_VALUE;
         for (int i = 0; i < SAMPLES; i++) {
             double rate = nsPerByte(disk, (long) ((i + 0.5) * capacity / SAMPLES));
             meanNsPerByte += rate / SAMPLES;
             worstNsPerByte = Math.max(worstNsPerByte, rate);
+            fastestNsPerByte = Math.min(fastestNsPerByte, rate);
         }
         double meanAccessNs = meanSeekNs(disk) + disk.worstCaseRotationNs() / 2.0;
         double worstAccessNs = disk.maxSeekNs() + disk.worstCaseRotationNs();
         return new ThroughputModel(disk.toString(), disk, List.of(), meanAccessNs, worstAccessNs, meanNsPerByte,
-            worstNsPerByte);
+            worstNsPerByte, fastestNsPerByte);
     }
 
     /**
@@ -165,6 +176,33 @@ public final class ThroughputModel {
     /** The time one IO of {@code ioBytes} takes on the mean curve: the average read. */
     public long meanCurveNs(long ioBytes) {
         return ioNs(ioBytes, false);
+    }
+
+    /**
+     * The least time one read of {@code ioBytes} takes, on the fastest curve: the fastest read the
+     * profile measured of that size (its max curve; a size under its least is taken at its least,
+     * since a direct read reads whole blocks), or, for a modelled disk or a size past what the
+     * profile measured, the transfer alone in the disk's fastest zone with no access at all. No
+     * read of that size is faster, so it bounds how many reads a disk completes in a given time.
+     */
+    public long fastestNs(long ioBytes) {
+        if (ioBytes <= 0) {
+            return 0;
+        }
+        if (!rows.isEmpty() && ioBytes <= rows.get(rows.size() - 1).ioBytes()) {
+            int upper = 0;
+            while (rows.get(upper).ioBytes() < ioBytes) {
+                upper++;
+            }
+            double fastestMBps = rows.get(upper).maxMBps();
+            if (upper > 0) {
+                fastestMBps = Math.max(fastestMBps, rows.get(upper - 1).maxMBps());
+            }
+            if (fastestMBps > 0) {
+                return Math.max(1, (long) Math.floor(ioBytes * 1e3 / fastestMBps));
+            }
+        }
+        return Math.max(1, (long) Math.floor(ioBytes * fastestNsPerByte));
     }
 
     /** The time one IO of {@code ioBytes} is charged under {@code policy}'s curve. */

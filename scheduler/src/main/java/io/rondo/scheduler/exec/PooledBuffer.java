@@ -13,13 +13,15 @@ public final class PooledBuffer {
     private final ByteBuffer buffer;
     private final int sizeClass;
     private final long streamId;
+    private final boolean fromShared;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    PooledBuffer(BufferPool pool, ByteBuffer buffer, int sizeClass, long streamId) {
+    PooledBuffer(BufferPool pool, ByteBuffer buffer, int sizeClass, long streamId, boolean fromShared) {
         this.pool = pool;
         this.buffer = buffer;
         this.sizeClass = sizeClass;
         this.streamId = streamId;
+        this.fromShared = fromShared;
     }
 
     /** The buffer, cleared: position 0, limit at its capacity. */
@@ -38,6 +40,16 @@ public final class PooledBuffer {
     /** The stream this buffer is accounted to, or {@link BufferPool#NO_STREAM}. */
     long streamId() {
         return streamId;
+    }
+
+    /** Whether the buffer is drawn on its stream's shared account rather than on the stream's own buffers. */
+    boolean fromShared() {
+        return fromShared;
+    }
+
+    /** Whether the buffer went back to its pool. Any thread. */
+    public boolean released() {
+        return released.get();
     }
 
     /** Gives the buffer back to its pool. */

@@ -464,6 +464,63 @@ class AdmissionControllerTest {
         return admitted;
     }
 
+    /**
+     * papers/004 Figure 21 in small: fragments of at most 120,000 B, in 128 KiB buffers, under a
+     * 1,000,000 B ceiling. Double-buffered, each stream is charged 240,000 B: four fit, the fifth
+     * is refused for buffer memory. A client that buffers and receives fast (ClBufRate, a fragment
+     * held at most 20 ms after its read) draws on a shared account whose bound is what the disk
+     * can fill in 20 ms: at 100 ns a byte its fastest read of the smallest fragment, 80,000 B,
+     * takes 8 ms and fills a 128 KiB buffer, 16.384 bytes a microsecond, so 327,680 B in 20 ms and
+     * two buffers more, 589,824 B, whatever the number of streams: the fifth is admitted where the
+     * double-buffered one was refused, and the disk, not the memory, stops the streams.
+     */
+    @Test
+    void aClientThatBuffersAndReceivesFastIsAdmittedWhereADoubleBufferedOneIsRefused() {
+        AdmissionConfig config = CONFIG.withBufferCeilingBytes(1_000_000);
+        DiskDemand small = new DiskDemand(100_000, 120_000, 10_000);
+        AdmissionController doubled = controller(config);
+        long id = 0;
+        AdmissionDecision last;
+        while ((last = doubled.admit(new StreamDemand(id, Map.of("d0", small), null))).accepted()) {
+            id++;
+        }
+        assertEquals(4, id, "four double buffers of 240,000 B");
+        assertEquals(Resource.BUFFER_MEMORY, ((Reject) last).resource());
+
+        AdmissionController fast = controller(config);
+        ClientBuffers rate = new ClientBuffers(BufferMode.CLIENT_RATE, 128 * 1024, 20 * MS, List.of(80_000L));
+        id = 0;
+        while ((last = fast.admit(new StreamDemand(id, Map.of("d0", small), null, rate))).accepted()) {
+            id++;
+            assertTrue(fast.bufferBytesInUse() <= 589_824, "the shared account stops at its bound");
+        }
+        assertTrue(id > 4, "more than double buffering admitted: " + id);
+        assertEquals(Resource.DISK_TIME, ((Reject) last).resource(), "the disk, not the memory, stops them");
+        assertEquals(589_824L, fast.sharedBufferBytes().get("clbufrate"));
+        assertTrue(fast.capacity(AdmissionPolicy.ADM2, new StreamDemand(ANY, Map.of("d0", small), null, rate)) >= id);
+
+        fast.release(0);
+        assertEquals(589_824L, fast.sharedBufferBytes().get("clbufrate"), "still at its bound");
+    }
+
+    /**
+     * A ClBuf client keeps one buffer of its own and draws its second on the shared account; with a
+     * hold as long as the round the bound is past what the streams could draw, so each is charged
+     * both its buffers, its own and its shared one, until the disk's bound is less.
+     */
+    @Test
+    void aClientThatBuffersSlowlyKeepsOneBufferOfItsOwn() {
+        AdmissionController controller = controller(CONFIG.withBufferCeilingBytes(10_000_000));
+        DiskDemand small = new DiskDemand(100_000, 120_000, 10_000);
+        ClientBuffers buffer = new ClientBuffers(BufferMode.CLIENT_BUFFER, 128 * 1024, 100 * MS, List.of(80_000L));
+
+        assertTrue(controller.admit(new StreamDemand(1, Map.of("d0", small), null, buffer)).accepted());
+        assertTrue(controller.admit(new StreamDemand(2, Map.of("d0", small), null, buffer)).accepted());
+
+        assertEquals(2 * 128 * 1024L, controller.sharedBufferBytes().get("clbuf"), "one shared buffer each");
+        assertEquals(4 * 128 * 1024L, controller.bufferBytesInUse(), "and one own each");
+    }
+
     /** Admits {@code streams} streams of unknown duration, numbered from {@code first}. */
     private static void fill(AdmissionController controller, long first, int streams) {
         for (long id = first; id < first + streams; id++) {

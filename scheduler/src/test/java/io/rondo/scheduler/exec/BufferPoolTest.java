@@ -2,6 +2,12 @@ package io.rondo.scheduler.exec;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -160,5 +166,121 @@ class BufferPoolTest {
         assertEquals(16 * KIB, pool.cachedBytes(), "the large one is let go first; the small one still fits");
         assertThrows(IllegalArgumentException.class, () -> pool.ceilingBytes(100));
         assertEquals(64 * KIB, pool.ceilingBytes());
+    }
+
+    /**
+     * papers/004 Section 4, ClBufRate: streams with no buffer of their own draw on one shared
+     * account, sized apart from them; what it lends comes off what discrete reads may use, and
+     * goes back to it.
+     */
+    @Test
+    void streamsWithNoBufferOfTheirOwnDrawOnTheSharedAccount() {
+        BufferPool pool = new BufferPool(1 << 20);
+        assertTrue(pool.shareBytes("clbufrate", 128 * KIB));
+        for (long id = 1; id <= 10; id++) {
+            assertTrue(pool.reserveStream(id, StreamBudget.sharing(0, 64 * KIB, "clbufrate")));
+        }
+        assertEquals(0, pool.reservedBytes(), "ten streams, nothing of their own");
+        assertEquals(128 * KIB, pool.inUseBytes(), "the shared account alone");
+
+        PooledBuffer one = pool.acquireForStream(1, 60 * KIB);
+        PooledBuffer two = pool.acquireForStream(2, 60 * KIB);
+        assertEquals(128 * KIB, pool.sharedHeldBytes("clbufrate"));
+        assertNull(pool.acquire((1 << 20) - 128 * KIB + 1), "the account is spoken for");
+        one.release();
+        assertTrue(one.released());
+        assertEquals(64 * KIB, pool.sharedHeldBytes("clbufrate"));
+        PooledBuffer three = pool.acquireForStream(3, 60 * KIB);
+        assertEquals(0, pool.sharedOverdrafts(), "within the account");
+        two.release();
+        three.release();
+        assertEquals(0, pool.outstanding());
+    }
+
+    /** A stream that buffers (ClBuf) takes its own buffer first, its second from the account. */
+    @Test
+    void aStreamTakesItsOwnBufferFirstAndItsSecondFromTheAccount() {
+        BufferPool pool = new BufferPool(1 << 20);
+        pool.shareBytes("clbuf", 64 * KIB);
+        assertTrue(pool.reserveStream(5, StreamBudget.sharing(1, 64 * KIB, "clbuf")));
+        assertEquals(64 * KIB, pool.reservedBytes());
+
+        PooledBuffer own = pool.acquireForStream(5, 60 * KIB);
+        assertEquals(0, pool.sharedHeldBytes("clbuf"));
+        PooledBuffer second = pool.acquireForStream(5, 60 * KIB);
+        assertEquals(64 * KIB, pool.sharedHeldBytes("clbuf"));
+        IllegalStateException third = assertThrows(IllegalStateException.class, () -> pool.acquireForStream(5, 1));
+        assertTrue(third.getMessage().contains("the 2 buffers its budget allows"), third.getMessage());
+
+        pool.releaseStream(5);
+        own.release();
+        second.release();
+        assertEquals(0, pool.reservedBytes());
+        assertEquals(0, pool.sharedHeldBytes("clbuf"));
+    }
+
+    /**
+     * A full shared account never fails an admitted stream's read while the ceiling has room: it
+     * lends past its size and counts the overdraft; an account cannot grow past the ceiling, and
+     * shrinking it keeps what is held.
+     */
+    @Test
+    void aFullSharedAccountOverdrawsUnderTheCeilingAndCountsIt() {
+        BufferPool pool = new BufferPool(256 * KIB);
+        pool.shareBytes("clbufrate", 64 * KIB);
+        pool.reserveStream(1, StreamBudget.sharing(0, 64 * KIB, "clbufrate"));
+        pool.reserveStream(2, StreamBudget.sharing(0, 64 * KIB, "clbufrate"));
+        PooledBuffer one = pool.acquireForStream(1, 64 * KIB);
+        PooledBuffer two = pool.acquireForStream(2, 64 * KIB);
+
+        assertEquals(1, pool.sharedOverdrafts());
+        assertEquals(128 * KIB, pool.inUseBytes());
+        assertFalse(pool.shareBytes("clbufrate", 512 * KIB), "past the ceiling");
+        assertTrue(pool.shareBytes("clbufrate", 0));
+        assertEquals(128 * KIB, pool.sharedBytes(), "what is held stays accounted");
+        one.release();
+        two.release();
+        assertEquals(0, pool.sharedBytes());
+        PooledBuffer discrete = pool.acquire(256 * KIB);
+        assertNotNull(discrete, "all free again");
+        assertThrows(IllegalStateException.class, () -> pool.acquireForStream(1, 64 * KIB),
+            "nothing under the ceiling: the read is refused, never lent past it");
+        discrete.release();
+    }
+
+    /** Executors acquire and senders release at once: the counts come back to nothing. */
+    @Test
+    void sharedAccountsStayRightUnderConcurrentReadsAndReleases() throws Exception {
+        BufferPool pool = new BufferPool(64L << 20);
+        pool.shareBytes("clbufrate", 16L << 20);
+        int threads = 4;
+        int streamsPerThread = 16;
+        ExecutorService executors = Executors.newFixedThreadPool(threads);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long first = (long) t * streamsPerThread;
+            done.add(executors.submit(() -> {
+                for (long id = first; id < first + streamsPerThread; id++) {
+                    assertTrue(pool.reserveStream(id, StreamBudget.sharing(id % 2 == 0 ? 0 : 1, 64 * KIB,
+                        "clbufrate")));
+                    for (int round = 0; round < 200; round++) {
+                        PooledBuffer a = pool.acquireForStream(id, 60 * KIB);
+                        PooledBuffer b = pool.acquireForStream(id, 30 * KIB);
+                        a.release();
+                        b.release();
+                    }
+                    pool.releaseStream(id);
+                }
+            }));
+        }
+        for (Future<?> future : done) {
+            future.get();
+        }
+        executors.shutdown();
+        assertEquals(0, pool.outstanding());
+        assertEquals(0, pool.reservedBytes());
+        assertEquals(0, pool.sharedHeldBytes("clbufrate"));
+        assertEquals(16L << 20, pool.inUseBytes(), "the account alone");
+        assertEquals(0, pool.sharedOverdrafts());
     }
 }

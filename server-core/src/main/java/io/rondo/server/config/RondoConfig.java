@@ -52,7 +52,7 @@ public final class RondoConfig {
             this.network = NetworkSettings.read(document.network());
             this.diskSettings = DiskSettings.read(document.scheduler());
             this.httpSettings = HttpSettings.read(document.http(), buffers.ceilingBytes());
-            this.streamSettings = StreamSettings.read(document.streams());
+            this.streamSettings = StreamSettings.read(document.streams()).withClientBuffers(buffers.clientBuffers());
             this.adminSettings = AdminSettings.read(document.admin());
             this.connectionSettings = ConnectionSettings.read(document.http(), document.streams(), document.admin());
             this.discrete = DiscreteSettings.read(document.discrete());

@@ -22,10 +22,12 @@ import java.util.List;
  * @param allowedOrigins       {@code streams.allowedOrigins}: the web pages ({@code Origin}s) that may open a
  *                             WebSocket stream; {@value #SAME_ORIGIN} stands for the server's own pages,
  *                             {@value #ANY_ORIGIN} for every page
+ * @param clientBuffers        {@code buffers.clientBuffers}: how far a client's declared buffer and rate shrink
+ *                             what its stream reserves ({@link BufferSettings})
  */
 public record StreamSettings(int writeBufferLowBytes, int writeBufferHighBytes, int initSegmentsKept,
                              long clientTimeoutMs, long openTimeoutMs, int maxClientFrameBytes,
-                             int maxUnansweredSeeks, List<String> allowedOrigins) {
+                             int maxUnansweredSeeks, List<String> allowedOrigins, ClientBufferUse clientBuffers) {
 
     /** {@code streams.writeBufferLow}. */
     public static final int DEFAULT_WRITE_BUFFER_LOW = 512 * 1024;
@@ -71,6 +73,9 @@ public record StreamSettings(int writeBufferLowBytes, int writeBufferHighBytes, 
             }
         }
         allowedOrigins = List.copyOf(allowedOrigins);
+        if (clientBuffers == null) {
+            throw new IllegalArgumentException("buffers.clientBuffers must be rate, buffer or off");
+        }
     }
 
     /** The section as written: what it says, the defaults for the rest. */
@@ -83,26 +88,33 @@ public record StreamSettings(int writeBufferLowBytes, int writeBufferHighBytes, 
             Settings.duration(written.openTimeout(), "streams.openTimeout", DEFAULT_OPEN_TIMEOUT_MS),
             Settings.size(written.maxClientFrame(), "streams.maxClientFrame", DEFAULT_MAX_CLIENT_FRAME),
             Settings.orDefault(written.maxUnansweredSeeks(), DEFAULT_MAX_UNANSWERED_SEEKS),
-            Settings.orDefault(written.allowedOrigins(), DEFAULT_ALLOWED_ORIGINS));
+            Settings.orDefault(written.allowedOrigins(), DEFAULT_ALLOWED_ORIGINS),
+            BufferSettings.DEFAULT_CLIENT_BUFFERS);
     }
 
     /** Every key at its default. */
     public static StreamSettings defaults() {
         return new StreamSettings(DEFAULT_WRITE_BUFFER_LOW, DEFAULT_WRITE_BUFFER_HIGH, DEFAULT_INIT_SEGMENTS_KEPT,
             DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_OPEN_TIMEOUT_MS, DEFAULT_MAX_CLIENT_FRAME, DEFAULT_MAX_UNANSWERED_SEEKS,
-            DEFAULT_ALLOWED_ORIGINS);
+            DEFAULT_ALLOWED_ORIGINS, BufferSettings.DEFAULT_CLIENT_BUFFERS);
     }
 
     /** These settings with other timeouts, in milliseconds; for tests and benchmarks that cannot wait the defaults. */
     public StreamSettings withTimeouts(long clientTimeout, long openTimeout) {
         return new StreamSettings(writeBufferLowBytes, writeBufferHighBytes, initSegmentsKept, clientTimeout,
-            openTimeout, maxClientFrameBytes, maxUnansweredSeeks, allowedOrigins);
+            openTimeout, maxClientFrameBytes, maxUnansweredSeeks, allowedOrigins, clientBuffers);
     }
 
     /** These settings with other allowed origins. */
     public StreamSettings withAllowedOrigins(List<String> origins) {
         return new StreamSettings(writeBufferLowBytes, writeBufferHighBytes, initSegmentsKept, clientTimeoutMs,
-            openTimeoutMs, maxClientFrameBytes, maxUnansweredSeeks, origins);
+            openTimeoutMs, maxClientFrameBytes, maxUnansweredSeeks, origins, clientBuffers);
+    }
+
+    /** These settings with {@code buffers.clientBuffers} at {@code use}. */
+    public StreamSettings withClientBuffers(ClientBufferUse use) {
+        return new StreamSettings(writeBufferLowBytes, writeBufferHighBytes, initSegmentsKept, clientTimeoutMs,
+            openTimeoutMs, maxClientFrameBytes, maxUnansweredSeeks, allowedOrigins, use);
     }
 
     /**

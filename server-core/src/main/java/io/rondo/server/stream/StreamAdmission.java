@@ -4,30 +4,41 @@ import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.RejectReason;
 import io.rondo.content.ingest.Directory;
+import io.rondo.content.model.Fragment;
 import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.admission.AdmissionDecision;
+import io.rondo.scheduler.admission.AdmissionDecision.Resource;
 import io.rondo.scheduler.admission.Cadence;
 import io.rondo.scheduler.admission.DiskDemand;
 import io.rondo.scheduler.admission.StreamDemand;
 import io.rondo.scheduler.device.DiskIo;
+import io.rondo.scheduler.exec.BufferPool;
+import io.rondo.scheduler.exec.StreamEndedException;
+import io.rondo.server.config.BufferSettings;
+import io.rondo.server.config.ClientBufferUse;
 import io.rondo.server.live.LiveRecording;
 import io.rondo.server.live.LiveRecordings;
 import io.rondo.server.runtime.DiskRuntime;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What a stream asks of the server and of its client, judged before ACCEPT (papers/000 Section
  * 2.3, papers/004 Section 2.3): an OPEN names an object that exists, is continuous and holds the
  * start; the client's declared profile can take it; admission control finds the disk time, the
- * buffer memory and the network for it; and the stream's two fragment buffers are reserved. Every
- * decision goes to the admission log; what an admitted stream holds is given back when it ends
- * ({@link #release}). Thread-safe: every stream's event loop asks.
+ * buffer memory and the network for it; and the stream's fragment buffers are reserved, as its
+ * client's declared buffer and rate allow ({@link ClientBuffering}: two of its own, one, or none
+ * and a part in a shared account that admission sizes). Every decision goes to the admission log;
+ * what an admitted stream holds is given back when it ends ({@link #release}). Thread-safe: every
+ * stream's event loop asks; the shared accounts are sized under one lock, so the pool's follow
+ * admission's in the order streams come and go.
  */
 final class StreamAdmission {
 
@@ -36,13 +47,14 @@ final class StreamAdmission {
     }
 
     /**
-     * The stream may start: its id, its object's lease, held until it ends, and how often it reads.
+     * The stream may start: its id, and its object's lease, held until it ends.
      *
-     * @param id      the stream id ACCEPT gives
-     * @param lease   the object, open until {@link #release}
-     * @param cadence the rounds it reads in, as admission charged it
+     * @param id        the stream id ACCEPT gives
+     * @param lease     the object, open until {@link #release}; null while it is being admitted
+     * @param buffering how its buffers are reserved, and so whether its fragments are guarded
+     * @param cadence   the rounds it reads in, as admission charged it
      */
-    record Admitted(long id, Directory.Lease lease, Cadence cadence) implements Answer {
+    record Admitted(long id, Directory.Lease lease, ClientBuffering buffering, Cadence cadence) implements Answer {
     }
 
     /**
@@ -60,19 +72,26 @@ final class StreamAdmission {
     private final AdmissionController admission;
     private final StreamRegistry registry;
     private final LiveRecordings live;
+    private final ClientBufferUse clientBuffers;
+    private final Object sharing = new Object();
 
     StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
-        this(directory, disks, admission, registry, null);
+        this(directory, disks, admission, registry, null, BufferSettings.DEFAULT_CLIENT_BUFFERS);
     }
 
-    /** @param live the recordings being written, whose viewers are judged by their declared rate; null for none */
+    /**
+     * @param live          the recordings being written, whose viewers are judged by their declared rate; null
+     *                      for none
+     * @param clientBuffers {@code buffers.clientBuffers}: which modes a client may get
+     */
     StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
-                    LiveRecordings live) {
+                    LiveRecordings live, ClientBufferUse clientBuffers) {
         this.directory = directory;
         this.disks = disks;
         this.admission = admission;
         this.registry = registry;
         this.live = live;
+        this.clientBuffers = clientBuffers;
     }
 
     /** The recording being written as object {@code id}, if it is one. */
@@ -118,14 +137,29 @@ final class StreamAdmission {
             return new Refused(RejectReason.CLIENT_PROFILE, 0, unfit);
         }
         long id = registry.nextId();
+        ClientBuffering buffering = recording.isPresent() ? ClientBuffering.DOUBLE
+            : ClientBuffering.choose(clientBuffers, open.profile(), peak, readSizes(media), disks.roundNs());
         StreamDemand demand = recording.map(r -> StreamDemand.onDisk(id, r.disk(),
-            new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id));
-        Answer answer = admit(demand, object.name(), client, peak);
-        if (answer instanceof Admitted granted) {
-            registry.log().admitted(id, object.name(), client);
-            return new Admitted(id, lease, granted.cadence());
+            new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id))
+            .withBuffers(buffering.buffers());
+        Answer answer = admit(demand, object.name(), client, peak, buffering);
+        if (answer instanceof Refused) {
+            return answer;
         }
-        return answer;
+        registry.log().admitted(id, object.name(), client);
+        registry.count(buffering.mode());
+        return new Admitted(id, lease, buffering, ((Admitted) answer).cadence());
+    }
+
+    /** The sizes the media's reads read: the least fragment lent each buffer size class its fragments use. */
+    private static List<Long> readSizes(MediaIndex media) {
+        Map<Integer, Long> leastByClass = new TreeMap<>();
+        for (Fragment fragment : media.fragments()) {
+            long bytes = Math.max(1, fragment.length());
+            leastByClass.merge(BufferPool.classCapacity((int) Math.min(1 << 30, bytes + 2L * DiskIo.ALIGNMENT)), bytes,
+                Math::min);
+        }
+        return leastByClass.isEmpty() ? List.of(1L) : List.copyOf(leastByClass.values());
     }
 
     /**
@@ -138,7 +172,7 @@ final class StreamAdmission {
         long perRound = Math.max(1, (long) (peakBitsPerSecond / 8.0 * disks.roundNs() / 1e9));
         long id = registry.nextId();
         Answer answer = admit(StreamDemand.recording(id, peakBitsPerSecond, Duration.ofNanos(disks.roundNs()), disk),
-            name, client, 2 * perRound);
+            name, client, 2 * perRound, ClientBuffering.DOUBLE);
         if (answer instanceof Refused no) {
             return new PublishAnswer(0, no);
         }
@@ -158,35 +192,89 @@ final class StreamAdmission {
     }
 
     /**
-     * Admission control, then the stream's two read buffers, each for the fragments one read of its
-     * cadence takes: admitted (with no lease yet) if both are had, else the refusal.
+     * Admission control, then the stream's fragment buffers as {@code buffering} reserves them, and
+     * its shared account resized to what admission now bounds it by: null if all are had, else
+     * the refusal, which for buffer memory says which mode the client got and how to get a better.
      */
-    private Answer admit(StreamDemand demand, String name, String client, long peakFragmentBytes) {
+    private Answer admit(StreamDemand demand, String name, String client, long peakFragmentBytes,
+                         ClientBuffering buffering) {
         long id = demand.streamId();
-        AdmissionDecision decision = admission.admit(demand);
-        if (decision instanceof AdmissionDecision.Reject no) {
-            registry.log().refused(name, client, no.resource().label(), no.retryAfterSeconds(), no.reason());
-            return new Refused(switch (no.resource()) {
-                case DISK_TIME, MEASURING -> RejectReason.DISK_TIME;
-                case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
-                case NETWORK, DELIVERY -> RejectReason.NETWORK;
-            }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), no.reason());
+        String mode = "; this stream was charged as " + buffering.describe();
+        synchronized (sharing) {
+            AdmissionDecision decision = admission.admit(demand);
+            if (decision instanceof AdmissionDecision.Reject no) {
+                String why = no.resource() == Resource.BUFFER_MEMORY ? no.reason() + mode : no.reason();
+                registry.log().refused(name, client, no.resource().label(), no.retryAfterSeconds(), why);
+                return new Refused(switch (no.resource()) {
+                    case DISK_TIME, MEASURING -> RejectReason.DISK_TIME;
+                    case BUFFER_MEMORY -> RejectReason.BUFFER_MEMORY;
+                    case NETWORK, DELIVERY -> RejectReason.NETWORK;
+                }, (int) Math.min(Integer.MAX_VALUE, no.retryAfterSeconds()), why);
+            }
+            Cadence cadence = ((AdmissionDecision.Accept) decision).cadence();
+            BufferPool pool = disks.buffers();
+            String account = buffering.mode().sharedAccount();
+            boolean reserved = pool.reserveStream(id, buffering.budget(readBytes(peakFragmentBytes, cadence)));
+            if (reserved && account != null && !pool.shareBytes(account, sharedBytes(account))) {
+                pool.releaseStream(id);
+                reserved = false;
+            }
+            if (!reserved) {
+                admission.release(id);
+                String why = "no buffer memory left for the stream's fragment buffers" + mode + ": raise "
+                    + "buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
+                    + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE";
+                registry.log().refused(name, client, "buffer-memory", 5, why);
+                return new Refused(RejectReason.BUFFER_MEMORY, 5, why);
+            }
+            return new Admitted(id, null, buffering, cadence);
         }
-        Cadence cadence = ((AdmissionDecision.Accept) decision).cadence();
-        if (!disks.buffers().reserveStream(id, readBytes(peakFragmentBytes, cadence))) {
-            admission.release(id);
-            registry.log().refused(name, client, "buffer-memory", 5, "no buffer memory left for the "
-                + "stream's two fragment buffers");
-            return new Refused(RejectReason.BUFFER_MEMORY, 5, "no buffer memory left for the stream's two fragment "
-                + "buffers: raise buffers.ceiling in rondo.yaml, or, where it is auto (half the JVM's direct memory), "
-                + "RONDO_JAVA_OPTS=-XX:MaxDirectMemorySize=SIZE");
+    }
+
+    /**
+     * Stream {@code id}, whose largest fragment is {@code peakFragmentBytes}, reads at {@code cadence}
+     * now (stream combination or a new time cycle; admission charges it so already): its buffers
+     * resized to one read of it, its shared account to admission's bound. False, its buffers as they
+     * were, if the pool cannot hold them or the stream has ended.
+     */
+    boolean recadence(long id, Cadence cadence, long peakFragmentBytes, ClientBuffering buffering) {
+        synchronized (sharing) {
+            BufferPool pool = disks.buffers();
+            try {
+                if (!pool.rebudget(id, buffering.budget(readBytes(peakFragmentBytes, cadence)))) {
+                    return false;
+                }
+            } catch (StreamEndedException e) {
+                return false;
+            }
+            String account = buffering.mode().sharedAccount();
+            if (account != null) {
+                pool.shareBytes(account, sharedBytes(account));
+            }
+            return true;
         }
-        return new Admitted(id, null, cadence);
     }
 
     /** The buffer one read of {@code cadence} takes: its fragments at their largest, and the alignment around them. */
     static int readBytes(long peakFragmentBytes, Cadence cadence) {
-        return Math.toIntExact(Math.max(1, peakFragmentBytes) * cadence.period() + 2L * DiskIo.ALIGNMENT);
+        return (int) Math.min(1 << 30, Math.max(1, peakFragmentBytes) * cadence.period() + 2L * DiskIo.ALIGNMENT);
+    }
+
+    /** The size admission now gives shared account {@code account}. */
+    private long sharedBytes(String account) {
+        return admission.sharedBufferBytes().getOrDefault(account, 0L);
+    }
+
+    /** Gives back what stream {@code id} holds in admission and the pool, its shared account shrunk to its bound. */
+    private void giveBack(long id, ClientBuffering buffering) {
+        synchronized (sharing) {
+            admission.release(id);
+            disks.buffers().releaseStream(id);
+            String account = buffering.mode().sharedAccount();
+            if (account != null) {
+                disks.buffers().shareBytes(account, sharedBytes(account));
+            }
+        }
     }
 
     /**
@@ -211,8 +299,8 @@ final class StreamAdmission {
 
     /** An admitted stream ended ({@code why}; null: played to its end or closed): all it held is given back. */
     void release(Admitted stream, String client, String why) {
-        admission.release(stream.id());
-        disks.buffers().releaseStream(stream.id());
+        giveBack(stream.id(), stream.buffering());
+        registry.uncount(stream.buffering().mode());
         stream.lease().close();
         registry.log().ended(stream.id(), stream.lease().object().name(), client, why);
     }

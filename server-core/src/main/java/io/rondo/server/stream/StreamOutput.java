@@ -1,15 +1,18 @@
 package io.rondo.server.stream;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.rondo.client.protocol.ClientProfile;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.content.model.MediaIndex;
+import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.Prepared;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One stream's DATA (papers/004 Section 3.2), from where the stream stands: its fragments, read
@@ -23,7 +26,15 @@ import java.util.ArrayDeque;
  * <p>Every SEEK is answered, in order, by the first fragment of its own position (a DATA with
  * DISCONTINUITY) or, past the end, by END: one arriving while an earlier one waits for its answer
  * waits behind it. Nothing goes before ACCEPT ({@link #accepted}); the fragments a stream starts
- * with are due one round after it. Event loop only.
+ * with are due one round after it.
+ *
+ * <p>A stream whose fragments are drawn on a shared buffer account (ClBuf, ClBufRate:
+ * {@link ClientBuffering}) has a guard: once a fragment's send at the client's declared rate and
+ * the server's grace have passed since its read, it must be on the wire. If it is not because its
+ * client is not taking what was written (bytes wait in the channel) or fell behind (its rate was
+ * cut), the stream is ended, so the shared account's bound holds for the others; if the server
+ * itself was late, it is counted and logged. Such a stream also takes the fragments already read
+ * while paused: its client buffers them. Event loop only.
  */
 final class StreamOutput {
 
@@ -40,6 +51,7 @@ final class StreamOutput {
     private final ClientProfile profile;
     private final StreamStats stats;
     private final ClientLag lag;
+    private final ClientBuffering buffering;
     private final Outbox outbox = new Outbox();
     private final DataFrameEncoder frames = new DataFrameEncoder();
     /** The positions of SEEKs that wait for an earlier SEEK's answer, oldest first. */
@@ -56,7 +68,8 @@ final class StreamOutput {
      * @param paused  whether the client has paused it already
      */
     StreamOutput(StreamSession session, ChannelHandlerContext ctx, SessionServices services, FragmentReads reads,
-                 Prepared fragments, ClientProfile profile, StreamStats stats, boolean paused) {
+                 Prepared fragments, ClientProfile profile, ClientBuffering buffering, StreamStats stats,
+                 boolean paused) {
         this.session = session;
         this.ctx = ctx;
         this.services = services;
@@ -65,6 +78,7 @@ final class StreamOutput {
         this.profile = profile;
         this.stats = stats;
         this.lag = new ClientLag(fragments.peakFragmentBytes());
+        this.buffering = buffering;
         this.paused = paused;
     }
 
@@ -126,10 +140,44 @@ final class StreamOutput {
         pump();
     }
 
-    /** A fragment was read. */
+    /**
+     * A fragment was read: a stream drawing on a shared account must have it on the wire in time,
+     * after the fragments before it still to send (a read of several fragments sends them in turn).
+     */
     void add(Outbox.Ready fragment) {
+        Chunk held = fragment.chunk();
+        if (buffering.shares() && held.pooled()) {
+            long turns = 1 + Math.max(0, fragment.fragment() - outbox.nextToSend());
+            ctx.executor().schedule(() -> guard(held, fragment.fragment()),
+                turns * buffering.sendNs() + buffering.graceNs(), TimeUnit.NANOSECONDS);
+        }
         outbox.add(fragment);
         pump();
+    }
+
+    /**
+     * The guard: fragment {@code index}, in {@code held}, should be on the wire by now. If bytes
+     * wait in the channel (the client is not taking them) or the client fell behind, the stream is
+     * ended; if only the server was slow, that is logged.
+     */
+    private void guard(Chunk held, int index) {
+        if (closed || held.released()) {
+            return;
+        }
+        Channel channel = ctx.channel();
+        boolean clientBehind = !channel.isWritable()
+            || channel.bytesBeforeUnwritable() < channel.config().getWriteBufferHighWaterMark() || lag.rateShare() < 1;
+        long allowedMs = (buffering.sendNs() + buffering.graceNs()) / 1_000_000;
+        if (clientBehind) {
+            services.registry().guardEnded();
+            session.error(ErrorCode.CLIENT_TIMEOUT, "the client did not take fragment " + index + " within " + allowedMs
+                + " ms of its read, at the " + profile.maxReceiveBytesPerSecond() + " bytes/s it declared; a stream "
+                + "charged as " + buffering.mode().paperName() + " must take its data at its declared rate (declare "
+                + "the rate and buffer the client really has)");
+        } else {
+            LOG.debug("stream {}: fragment {} still held {} ms after its read, though its client takes its data",
+                session.id(), index, allowedMs);
+        }
     }
 
     /** ACCEPT went at {@code nowNs}: fragments may follow. */
@@ -169,11 +217,11 @@ final class StreamOutput {
 
     /** Hands the next fragment, in order, to the sender; one fragment of a stream is in its hands at a time. */
     private void pump() {
-        if (acceptNs == 0 || closed || paused || inSender) {
+        if (acceptNs == 0 || closed || paused && !buffering.shares() || inSender) {
             return;
         }
         if (outbox.nextToSend() >= fragments.count()) {
-            if (!fragments.growing()) {
+            if (!fragments.growing() && !paused) {
                 session.end();
             }
             return;

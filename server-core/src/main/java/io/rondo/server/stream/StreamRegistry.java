@@ -3,7 +3,7 @@ package io.rondo.server.stream;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.Cadence;
-import io.rondo.scheduler.exec.BufferPool;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.server.observe.AdmissionLog;
 import org.agrona.concurrent.EpochClock;
@@ -11,9 +11,11 @@ import org.agrona.concurrent.EpochClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -27,11 +29,41 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong glitches = new AtomicLong();
     private final LongAdder sentBytes = new LongAdder();
+    private final Map<BufferMode, AtomicInteger> byMode = new EnumMap<>(BufferMode.class);
+    private final AtomicLong guardEnded = new AtomicLong();
     private final AdmissionLog log;
 
     /** @param epochClock the wall clock the admission log stamps its decisions with */
     StreamRegistry(EpochClock epochClock) {
         this.log = new AdmissionLog(epochClock);
+        for (BufferMode mode : BufferMode.values()) {
+            byMode.put(mode, new AtomicInteger());
+        }
+    }
+
+    /** A stream was admitted with its buffers reserved as {@code mode} says. */
+    void count(BufferMode mode) {
+        byMode.get(mode).incrementAndGet();
+    }
+
+    /** A stream admitted as {@code mode} ended. */
+    void uncount(BufferMode mode) {
+        byMode.get(mode).decrementAndGet();
+    }
+
+    /** Admitted streams whose buffers are reserved as {@code mode} says. */
+    int streamsIn(BufferMode mode) {
+        return byMode.get(mode).get();
+    }
+
+    /** A stream's guard ended it: its client did not take a fragment at its declared rate. */
+    void guardEnded() {
+        guardEnded.incrementAndGet();
+    }
+
+    /** Streams their guard ended so far. */
+    long guardEndedStreams() {
+        return guardEnded.get();
     }
 
     /** Every admission decision and stream end. */
@@ -86,10 +118,9 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
     /**
      * The streams stream combination may give a new cadence (papers/003): those reading stored
-     * objects, by id, with their bytes a second; each change resizes the stream's buffers in
-     * {@code buffers} first.
+     * objects, by id, with their bytes a second; each change resizes the stream's buffers first.
      */
-    CycleControl.Streams combinable(BufferPool buffers) {
+    CycleControl.Streams combinable() {
         return new CycleControl.Streams() {
             private final Map<Long, StreamSession> byId = new HashMap<>();
 
@@ -110,7 +141,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
             @Override
             public boolean recadence(long id, Cadence cadence) {
                 StreamSession stream = byId.get(id);
-                return stream != null && stream.recadence(cadence, buffers);
+                return stream != null && stream.recadence(cadence);
             }
         };
     }

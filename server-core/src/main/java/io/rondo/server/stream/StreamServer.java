@@ -16,6 +16,7 @@ import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.AdmissionController;
 import io.rondo.scheduler.cycle.CombinationSettings;
 import io.rondo.scheduler.cycle.Step;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.AgentThreads;
 import io.rondo.scheduler.exec.RoundClock;
 import io.rondo.server.config.StreamSettings;
@@ -135,7 +136,7 @@ public final class StreamServer implements AutoCloseable {
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
             disks.clock());
-        CycleControl cycles = new CycleControl(admission, registry.combinable(disks.buffers()), combination,
+        CycleControl cycles = new CycleControl(admission, registry.combinable(), combination,
             disks.roundNs());
         disks.plan(new RoundClock.RoundPlan() {
             @Override
@@ -160,7 +161,8 @@ public final class StreamServer implements AutoCloseable {
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
         BiFunction<Directory, DiskRuntime, SessionServices> sessions = (objects, reader) -> new SessionServices(reader,
-            new StreamAdmission(objects, reader, admission, registry, recordings), registry, sender, initSegments,
+            new StreamAdmission(objects, reader, admission, registry, recordings, settings.clientBuffers()), registry,
+            sender, initSegments,
             settings, reader.clock(), epochClock, publishing);
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
@@ -212,6 +214,16 @@ public final class StreamServer implements AutoCloseable {
     /** Fragment bytes all streams sent so far, over TCP and WebSocket. */
     public long sentBytes() {
         return registry.sentBytes();
+    }
+
+    /** Admitted streams whose buffers are reserved as {@code mode} says (papers/004 Section 4). */
+    public int streamsIn(BufferMode mode) {
+        return registry.streamsIn(mode);
+    }
+
+    /** Streams ended by their guard so far: their client took a fragment slower than it declared. */
+    public long guardEndedStreams() {
+        return registry.guardEndedStreams();
     }
 
     /** Glitches of all streams so far. */

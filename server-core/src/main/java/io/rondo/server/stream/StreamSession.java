@@ -26,8 +26,6 @@ import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
 import io.rondo.scheduler.ContinuousRequest;
 import io.rondo.scheduler.admission.Cadence;
-import io.rondo.scheduler.exec.BufferPool;
-import io.rondo.scheduler.exec.StreamEndedException;
 import io.rondo.server.runtime.Prepared;
 import io.rondo.server.runtime.QueueFullException;
 import org.slf4j.Logger;
@@ -76,6 +74,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     private Prepared fragments;
     /** Whether ACCEPT said the object was being recorded: LIVE frames go, the last one ENDED. */
     private boolean live;
+    /** Where the stream starts: its first reads go at once, or, drawing on a shared account, at ACCEPT. */
+    private long startNs;
 
     StreamSession(SessionServices services) {
         this.services = services;
@@ -151,6 +151,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * The object is ready: the reads from the keyframe at or before the start go to the disk at
      * once, beside the init segment's (unless an earlier stream of the same object left it in
      * memory), so a new stream waits for about one IO and its own reads, whatever else is streaming.
+     * A stream drawing on a shared buffer account reads once ACCEPT is sent instead: its fragments
+     * may not wait for an init segment, since their hold is bounded.
      */
     private void prepared(Prepared ready, Throwable failure, long startNs) {
         if (finished) {
@@ -167,11 +169,14 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             peakFragmentBytes = ready.peakFragmentBytes();
             combinableBytesPerSecond = Math.max(1, ready.media().averageBitRate() / 8);
         }
-        output = new StreamOutput(this, ctx, services, reads, ready, profile, stats, paused);
+        output = new StreamOutput(this, ctx, services, reads, ready, profile, admitted.buffering(), stats, paused);
         if (ready.growing()) {
             liveWatch = ready.watch(fragment -> ctx.executor().execute(() -> cut(fragment)));
         }
-        output.start(startNs);
+        this.startNs = startNs;
+        if (!admitted.buffering().shares()) {
+            output.start(startNs);
+        }
         // On the event loop, as every state change: a failed read completes on the disk's thread.
         services.initSegments().fetch(ready.object(), services.disks(), ctx.executor())
             .whenCompleteAsync((init, error) -> {
@@ -193,6 +198,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             write(new Live(fragments.media().durationNs(), fragments.durableNs(), !fragments.growing()));
         }
         services.registry().add(this);
+        if (admitted.buffering().shares()) {
+            output.start(startNs);
+        }
         output.accepted(nowNs);
     }
 
@@ -248,15 +256,10 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * Gives the stream a new cadence: its buffers resized for one read of it first; false, and
      * nothing changed, if the buffer pool cannot hold them or the stream has ended. Any thread.
      */
-    boolean recadence(Cadence next, BufferPool buffers) {
-        if (combinableBytesPerSecond() == 0) {
-            return false;
-        }
-        try {
-            if (!buffers.resizeStream(id(), StreamAdmission.readBytes(peakFragmentBytes, next))) {
-                return false;
-            }
-        } catch (StreamEndedException e) {
+    boolean recadence(Cadence next) {
+        StreamAdmission.Admitted held = admitted;
+        if (combinableBytesPerSecond() == 0 || held == null
+            || !services.admission().recadence(held.id(), next, peakFragmentBytes, held.buffering())) {
             return false;
         }
         cadence(next);
@@ -402,7 +405,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     CompletableFuture<StreamStatus> status() {
         return CompletableFuture.supplyAsync(() -> stats.status(admitted.id(), admitted.lease().object(), client(),
             ctx.pipeline().get(WebSocketFrames.class) != null ? "websocket" : "tcp",
-            finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile),
+            finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile,
+            admitted.buffering().mode()),
             ctx.executor());
     }
 

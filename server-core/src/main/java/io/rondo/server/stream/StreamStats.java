@@ -1,6 +1,7 @@
 package io.rondo.server.stream;
 
 import io.rondo.client.protocol.ClientProfile;
+import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.content.model.MediaObject;
 
 import java.time.Instant;
@@ -69,10 +70,10 @@ final class StreamStats {
 
     /** The stream as the admin API shows it. */
     StreamStatus status(long id, MediaObject object, String client, String transport, String state,
-                        ClientProfile profile) {
+                        ClientProfile profile, BufferMode mode) {
         return new StreamStatus(id, object.name(), client, transport, state,
             Instant.ofEpochMilli(openedAtMs).toString(), positionNs / 1e9,
-            new StreamStatus.Profile(profile.maxReceiveBytesPerSecond(), profile.bufferBytes()),
+            new StreamStatus.Profile(profile.maxReceiveBytesPerSecond(), profile.bufferBytes()), mode.label(),
             object.placement().files().stream().map(file -> file.disk()).distinct().sorted().toList(), bytesSent,
             fragmentsSent, glitches, maxLatenessNs == Long.MIN_VALUE ? null : maxLatenessNs / 1e6,
             firstDataNs == 0 ? null : (firstDataNs - openNs) / 1e6);

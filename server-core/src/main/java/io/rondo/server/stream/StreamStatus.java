@@ -15,6 +15,8 @@ import java.util.List;
  * @param startedAt        when OPEN arrived (ISO-8601, UTC)
  * @param positionSeconds  the presentation time of the last fragment sent
  * @param profile          the client's declared profile
+ * @param bufferMode       how its buffers are reserved (papers/004 Section 4): {@code dblbuf}, {@code clbuf}
+ *                         or {@code clbufrate}
  * @param disks            the disks its object is read from
  * @param bytesSent        fragment bytes sent
  * @param fragmentsSent    DATA frames sent
@@ -24,7 +26,8 @@ import java.util.List;
  * @param initialLatencyMs OPEN to the first DATA on the wire; null before it
  */
 public record StreamStatus(long id, String object, String client, String transport, String state, String startedAt,
-                           double positionSeconds, Profile profile, List<String> disks, long bytesSent,
+                           double positionSeconds, Profile profile, String bufferMode, List<String> disks,
+                           long bytesSent,
                            long fragmentsSent, long glitches, Double maxLatenessMs, Double initialLatencyMs) {
 
     /**

@@ -26,7 +26,8 @@ class OpenApiConformanceTest {
     private static final String STREAM = """
         {"id":7,"object":"/videos/a.mp4","client":"127.0.0.1:53422","transport":"tcp","state":"playing",
          "startedAt":"2026-11-23T18:00:00Z","positionSeconds":12.0,
-         "profile":{"receiveBytesPerSecond":4194304,"bufferBytes":16777216},"disks":["sda"],"bytesSent":123,
+         "profile":{"receiveBytesPerSecond":4194304,"bufferBytes":16777216},"bufferMode":"clbufrate",
+         "disks":["sda"],"bytesSent":123,
          "fragmentsSent":12,"glitches":0,"maxLatenessMs":-950.2,"initialLatencyMs":null}""";
     private static final String NOT_FOUND = """
         {"type":"urn:rondo:problem:not-found","title":"Not found","status":404,"detail":"no stream 7",

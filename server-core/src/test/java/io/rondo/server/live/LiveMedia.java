@@ -61,7 +61,8 @@ public final class LiveMedia {
         return packets;
     }
 
-    static byte[] run(String... command) {
+    /** What {@code command} (ffmpeg, ffprobe) writes to its output; it must end well within 120 s. */
+    public static byte[] run(String... command) {
         try {
             Process process = new ProcessBuilder(command).start();
             process.getOutputStream().close();

@@ -92,12 +92,13 @@ public final class CombinationPreset implements Callable<Integer> {
             + "round for %d rounds at %s kbit/s, then %d rounds of play%n", roundMs, offered, kbits, played);
         List<CombinationRun.Result> results = new ArrayList<>();
         for (boolean on : new boolean[] {false, true}) {
-            results.add(CombinationRun.run(new CombinationRun.Setup(on, clips, roundMs, offered, played, profile, seed,
-                ceilingBytes, work), stdout));
+            results.add(CombinationRun.run(new CombinationRun.Setup(on, clips, roundMs, offered, played, profile,
+                seed, ceilingBytes, work), stdout));
         }
         String description = String.format(Locale.ROOT, "Emulated papers/001 disk, scheduler.roundMs %d, "
                 + "buffers.ceiling %s; one stream offered a round for %d rounds, its clip drawn from %s kbit/s (seed "
-                + "%d); clients declare 8 MiB and 10 Mbit/s; then %d rounds of play. Command: rondo bench combination%s",
+                + "%d); clients declare 8 MiB and 10 Mbit/s; then %d rounds of play. Command: "
+                + "rondo bench combination%s",
             roundMs, ceiling, offered, kbits, seed, played, quick ? " --quick" : "");
         Files.createDirectories(out);
         String table = CombinationReport.markdown(results, description);

@@ -1,2 +1,5 @@
-/** {@code rondo bench combination}: stream combination on against off, on the emulated disk of papers/001 (papers/003). */
+/**
+ * {@code rondo bench combination}: stream combination on against off, on the emulated disk of
+ * papers/001 (papers/003).
+ */
 package io.rondo.benchmarks.preset.combination;

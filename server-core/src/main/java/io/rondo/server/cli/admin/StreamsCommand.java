@@ -14,7 +14,8 @@ import java.util.Locale;
 @Command(name = "streams",
     description = {
         "List the running streams.",
-        "A row per stream: id, object, client, transport, state, position in the media, bytes sent, glitches "
+        "A row per stream: id, object, client, transport, state, buffer mode (dblbuf, clbuf, clbufrate: "
+            + "docs/client-buffers.md), position in the media, bytes sent, glitches "
             + "(fragments not on the wire by their deadline), the latest a fragment went out against its deadline "
             + "(negative: early) and the time from OPEN to the first fragment, every page of them.",
         "The id is what 'rondo admin kick ID' takes."},
@@ -73,10 +74,12 @@ final class StreamsCommand extends AdminSubcommand {
             return;
         }
         Table table = new Table().right("ID").left("OBJECT").left("CLIENT").left("TRANSPORT").left("STATE")
-            .right("POSITION").right("BYTES").right("GLITCHES").right("MAX LATENESS").right("INITIAL LATENCY");
+            .left("BUFFERS").right("POSITION").right("BYTES").right("GLITCHES").right("MAX LATENESS")
+            .right("INITIAL LATENCY");
         for (JsonNode stream : streams) {
             table.row(stream.path("id").asLong(), stream.path("object").asText(), stream.path("client").asText(),
                 stream.path("transport").asText(), stream.path("state").asText(),
+                stream.path("bufferMode").asText(),
                 String.format(Locale.ROOT, "%.1f s", stream.path("positionSeconds").asDouble()),
                 ByteSizes.format(stream.path("bytesSent").asLong()), stream.path("glitches").asLong(),
                 millis(stream.path("maxLatenessMs")), millis(stream.path("initialLatencyMs")));

@@ -82,9 +82,6 @@ public final class PlayCommand implements Callable<Integer> {
     /** The least time between two redraws of the progress line on a terminal. */
     static final long PROGRESS_REDRAW_NS = 250_000_000L;
 
-    /** The buffer OPEN declares: what a decoder reading a pipe typically holds. */
-    private static final long CLIENT_BUFFER_BYTES = 8L << 20;
-
     @Spec
     private CommandSpec spec;
 
@@ -110,8 +107,17 @@ public final class PlayCommand implements Callable<Integer> {
     private String behind;
 
     @Option(names = "--max-rate", paramLabel = "BYTES", defaultValue = "16M",
-        description = "The most bytes per second this client takes (default: ${DEFAULT-VALUE}).")
+        description = "The most bytes per second this client takes, declared in OPEN (default: ${DEFAULT-VALUE}): "
+            + "it writes each fragment out as it arrives, so this is its link's and its output's rate. The server "
+            + "paces no faster, and ends a stream whose client takes its data slower than it declared; with a fast "
+            + "rate and a large buffer it reserves less memory for the stream (docs/client-buffers.md).")
     private String maxRate;
+
+    @Option(names = "--buffer", paramLabel = "BYTES", defaultValue = "64M",
+        description = "The bytes this client holds ahead of playback, declared in OPEN (default: ${DEFAULT-VALUE}): "
+            + "it holds nothing itself, so this is what its output takes ahead (a file takes it all; declare what a "
+            + "player reading standard output buffers).")
+    private String buffer;
 
     @Option(names = {"-q", "--quiet"},
         description = "No progress line and no summary on standard error; failures are still explained.")
@@ -143,13 +149,13 @@ public final class PlayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StreamUrl target;
         long startNs;
-        long rate;
+        ClientProfile profile;
         MediaOutput media;
         boolean fromLive = live || behind != null;
         try {
             target = StreamUrl.parse(url);
             startNs = fromLive ? behindNs() : startNs(start);
-            rate = ByteSizes.parse(maxRate, "--max-rate");
+            profile = new ClientProfile(ByteSizes.parse(maxRate, "--max-rate"), ByteSizes.parse(buffer, "--buffer"));
             media = MediaOutput.open(output, System.out);
             partial = media.part();
         } catch (IllegalArgumentException e) {
@@ -159,7 +165,7 @@ public final class PlayCommand implements Callable<Integer> {
         }
         ShutdownHook hook = ShutdownHook.install("rondo-play-stop", this::stop);
         try {
-            return play(target, new Start(startNs, fromLive), rate, media, new ProgressLine(err, quiet,
+            return play(target, new Start(startNs, fromLive), profile, media, new ProgressLine(err, quiet,
                 stderrIsTerminal.getAsBoolean(), PROGRESS_REDRAW_NS));
         } finally {
             hook.close();
@@ -238,7 +244,7 @@ public final class PlayCommand implements Callable<Integer> {
         }
     }
 
-    private int play(StreamUrl target, Start start, long rate, MediaOutput media, ProgressLine progress) {
+    private int play(StreamUrl target, Start start, ClientProfile profile, MediaOutput media, ProgressLine progress) {
         StreamClient client;
         try {
             client = StreamClient.connect(target.host(), target.port());
@@ -255,7 +261,6 @@ public final class PlayCommand implements Callable<Integer> {
             if (stopping) {
                 return interrupted(null, media, progress);
             }
-            ClientProfile profile = new ClientProfile(rate, CLIENT_BUFFER_BYTES);
             Accept accept = start.fromLive() ? client.openFromLive(target.objectName(), start.ns(), profile)
                 : client.open(target.objectName(), start.ns(), profile);
             meter = new PlaybackMeter(accept, nanoClock.getAsLong());

@@ -272,6 +272,10 @@ class PlayCommandTest {
         assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString(), "--max-rate", "fast"));
         assertTrue(stderr.toString().contains("--max-rate must be a positive size"), stderr.toString());
         assertOneLineWithoutStackTrace(stderr.toString());
+        stderr.getBuffer().setLength(0);
+        assertEquals(2, rondo("play", "rondo://127.0.0.1:1/clip.webm", "-o", out.toString(), "--buffer", "none"));
+        assertTrue(stderr.toString().contains("--buffer must be a positive size"), stderr.toString());
+        assertOneLineWithoutStackTrace(stderr.toString());
         String[][] liveStarts = {
             {"--live", "--start", "5", "--start counts from the media's start, --live and --behind from the live edge"},
             {"--behind", "20s", "--start", "5", "give one of them"},
