@@ -99,8 +99,17 @@ public final class DiskRuntime implements AutoCloseable {
         this.paths = options.paths;
         this.files = new OpenFiles(options.io);
         this.reads = new ObjectReads(disks, generator, files, options.paths, clock, maxReadBytes);
-        this.roundClock = new RoundClock(executors, (disk, round, startNs) -> plan.continuousFor(disk, round, startNs),
-            clock, originNs, roundNs);
+        this.roundClock = new RoundClock(executors, new RoundClock.RoundPlan() {
+            @Override
+            public List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs) {
+                return plan.continuousFor(disk, round, startNs);
+            }
+
+            @Override
+            public void roundStarted(long round, long startNs) {
+                plan.roundStarted(round, startNs);
+            }
+        }, clock, originNs, roundNs);
     }
 
     /** Where each round's C-requests come from: the streams. Set before {@link #start()}. */

@@ -26,12 +26,13 @@ final class CombinationReport {
     /** One row per side, and the gain of combination on over off. */
     static String markdown(List<CombinationRun.Result> results, String description) {
         StringBuilder out = new StringBuilder("| combination | offered | admitted | in service at the end | "
-            + "time cycle at the end | streams combined | late fragments | streams failed | operations |\n"
-            + "|---|---|---|---|---|---|---|---|---|\n");
+            + "time cycle at the end | streams combined | late fragments | streams failed | operations | refused |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|\n");
         for (CombinationRun.Result result : results) {
-            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f s | %d | %d | %d | %s |%n",
+            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %.1f s | %d | %d | %d | %s | %s |%n",
                 result.combination() ? "on" : "off", result.offered(), result.admitted(), result.inService(),
-                result.cycleSeconds(), result.combined(), result.late(), result.failed(), result.operations()));
+                result.cycleSeconds(), result.combined(), result.late(), result.failed(), result.operations(),
+                result.refused()));
         }
         if (results.size() == 2 && results.get(0).admitted() > 0) {
             out.append(String.format(Locale.ROOT, "%nCombination on admits %+.0f%% streams (%d against %d).%n",

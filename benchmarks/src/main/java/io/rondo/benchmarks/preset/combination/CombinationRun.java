@@ -31,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -55,7 +56,8 @@ final class CombinationRun {
 
     /** What one side measured. */
     record Result(boolean combination, int offered, int admitted, int inService, long late, int failed,
-                  double cycleSeconds, int combined, Map<Step.Operation, Long> operations, List<Sample> samples) {
+                  double cycleSeconds, int combined, Map<Step.Operation, Long> operations, Map<String, Integer> refused,
+                  List<Sample> samples) {
     }
 
     private static final NanoClock CLOCK = SystemClocks.nanoClock();
@@ -107,6 +109,7 @@ final class CombinationRun {
         List<Sample> samples = new ArrayList<>();
         AtomicInteger failed = new AtomicInteger();
         AtomicBoolean stopping = new AtomicBoolean();
+        Map<String, Integer> refused = new TreeMap<>();
         SplittableRandom draws = new SplittableRandom(setup.seed());
         long roundNs = setup.roundMs() * 1_000_000;
         long startNs = CLOCK.nanoTime();
@@ -119,18 +122,22 @@ final class CombinationRun {
                 }
                 if (round < setup.offerRounds()) {
                     offered++;
-                    open(streams, names.get(draws.nextInt(names.size())), setup.profile(), players, failed, stopping);
+                    String why = open(streams, names.get(draws.nextInt(names.size())), setup.profile(), players, failed,
+                        stopping);
+                    if (why != null) {
+                        refused.merge(why, 1, Integer::sum);
+                    }
                 }
                 samples.add(new Sample((CLOCK.nanoTime() - startNs) / 1e9, streams.admission().admittedStreams(),
                     streams.cycleNs() / 1e9, streams.combinedStreams()));
             }
             Result result = new Result(setup.combination(), offered, players.size(),
                 streams.admission().admittedStreams(), streams.glitches(), failed.get(), streams.cycleNs() / 1e9,
-                streams.combinedStreams(), streams.cycleOperations(), samples);
+                streams.combinedStreams(), streams.cycleOperations(), refused, samples);
             log.printf(Locale.ROOT, "  combination %-3s: %d offered, %d admitted, %d in service at the end, cycle "
-                    + "%.1f s, %d combined, %d late, %d failed; %s%n", setup.combination() ? "on" : "off", offered,
-                result.admitted(), result.inService(), result.cycleSeconds(), result.combined(), result.late(),
-                result.failed(), result.operations());
+                    + "%.1f s, %d combined, %d late, %d failed; %s; refused %s%n", setup.combination() ? "on" : "off",
+                offered, result.admitted(), result.inService(), result.cycleSeconds(), result.combined(),
+                result.late(), result.failed(), result.operations(), refused);
             return result;
         } finally {
             stopping.set(true);
@@ -140,8 +147,11 @@ final class CombinationRun {
         }
     }
 
-    /** OPENs one stream of {@code name}: admitted, it plays on a thread of its own; refused, it is let go. */
-    private static void open(StreamServer streams, String name, ClientProfile profile, List<StreamClient> players,
+    /**
+     * OPENs one stream of {@code name}: admitted, it plays on a thread of its own (null); refused, it
+     * is let go, and the refusal's resource is answered ({@code disk-time}, {@code measuring}...).
+     */
+    private static String open(StreamServer streams, String name, ClientProfile profile, List<StreamClient> players,
                              AtomicInteger failed, AtomicBoolean stopping) throws IOException {
         StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort(), Duration.ofSeconds(60),
             StreamClient.DEFAULT_REPORT_INTERVAL);
@@ -149,7 +159,10 @@ final class CombinationRun {
             client.open(name, 0, profile);
         } catch (StreamRejectedException no) {
             client.close();
-            return;
+            String message = no.reject().message();
+            int at = message.indexOf(" rejected, ");
+            String resource = at < 0 ? message : message.substring(at + " rejected, ".length());
+            return resource.split("[ :]")[0];
         }
         players.add(client);
         Thread reader = new Thread(() -> {
@@ -168,5 +181,6 @@ final class CombinationRun {
         }, "combination-player");
         reader.setDaemon(true);
         reader.start();
+        return null;
     }
 }
