@@ -1,5 +1,8 @@
 package io.rondo.scheduler.cycle;
 
+import java.util.List;
+import java.util.function.Function;
+
 import io.rondo.scheduler.cycle.Step.Operation;
 
 /**
@@ -30,6 +33,7 @@ public final class StreamCombination {
 
     private final CombinationSettings settings;
     private final Utilization utilization;
+    private final Function<CycleSchedule, List<ScheduledStream>> pairing;
     private boolean sflag;
 
     /**
@@ -37,11 +41,23 @@ public final class StreamCombination {
      * @param utilization how full a schedule keeps the memory and the disk, as the caller measures them
      */
     public StreamCombination(CombinationSettings settings, Utilization utilization) {
-        if (settings == null || utilization == null) {
-            throw new IllegalArgumentException("stream combination needs its settings and a utilization");
+        this(settings, utilization, CycleSchedule::lowestRateUncombined);
+    }
+
+    /**
+     * Stream combination that combines the two streams {@code pairing} picks from a schedule's
+     * uncombined ones (fewer than two: none to combine, so the cycle doubles) instead of the two of
+     * the lowest rates: for a server whose rounds favour some pairs (Rondo's pairs streams that read
+     * in the same rounds).
+     */
+    public StreamCombination(CombinationSettings settings, Utilization utilization,
+                             Function<CycleSchedule, List<ScheduledStream>> pairing) {
+        if (settings == null || utilization == null || pairing == null) {
+            throw new IllegalArgumentException("stream combination needs its settings, a utilization and a pairing");
         }
         this.settings = settings;
         this.utilization = utilization;
+        this.pairing = pairing;
     }
 
     /** The settings it was made with. */
@@ -98,9 +114,11 @@ public final class StreamCombination {
     }
 
     private Step relieveDisk(CycleSchedule schedule) {
-        var lowest = schedule.lowestRateUncombined();
-        if (lowest.size() == 2) {
-            return step(schedule.combineLowestRates(), Operation.COMBINE, lowest.get(0).id(), lowest.get(1).id());
+        List<ScheduledStream> pair = pairing.apply(schedule);
+        if (pair.size() == 2) {
+            long first = pair.get(0).id();
+            long second = pair.get(1).id();
+            return step(schedule.combine(first, second), Operation.COMBINE, first, second);
         }
         if (schedule.cycleNs() * 2 > settings.maxCycleNs()) {
             return null;

@@ -24,6 +24,31 @@ class BufferPoolTest {
 
     private static final int KIB = 1024;
 
+    /**
+     * A stream whose cadence reads two fragments at once gets buffers twice as large, if the
+     * ceiling holds them; back to one a read, its memory is freed as its larger buffers come back.
+     */
+    @Test
+    void aStreamsBudgetGrowsWithinTheCeilingAndShrinksAsItsLargerBuffersReturn() {
+        BufferPool pool = new BufferPool(512 * KIB);
+        assertTrue(pool.reserveStream(1, StreamBudget.doubleBuffer(64 * KIB)));
+        assertEquals(128 * KIB, pool.reservedBytes());
+        assertFalse(pool.rebudget(1, StreamBudget.doubleBuffer(512 * KIB)), "two 512 KiB buffers pass the ceiling");
+        assertEquals(128 * KIB, pool.reservedBytes(), "a refused budget changes nothing");
+        assertTrue(pool.rebudget(1, StreamBudget.doubleBuffer(128 * KIB)));
+        assertEquals(256 * KIB, pool.reservedBytes());
+
+        PooledBuffer large = pool.acquireForStream(1, 128 * KIB);
+        assertTrue(pool.rebudget(1, StreamBudget.doubleBuffer(64 * KIB)));
+        assertEquals(128 * KIB + 64 * KIB, pool.reservedBytes(), "the 128 KiB buffer lent counts until it is back");
+        assertThrows(IllegalStateException.class, () -> pool.acquireForStream(1, 128 * KIB),
+            "reads take the new size from now on");
+        large.release();
+        assertEquals(128 * KIB, pool.reservedBytes());
+        pool.releaseStream(1);
+        assertEquals(0, pool.reservedBytes());
+    }
+
     @Test
     void buffersAreAlignedDirectAndRoundedUpToAPowerOfTwo() {
         BufferPool pool = new BufferPool(1 << 20);

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -81,7 +82,7 @@ final class CycleControl {
         this.admission = admission;
         this.streams = streams;
         this.quantumNs = settings.quantumNs();
-        this.combination = new StreamCombination(settings, new Judged());
+        this.combination = new StreamCombination(settings, new Judged(), this::sameRounds);
         this.schedule = CycleSchedule.start(checkCycle(settings.checkCycle(startNs), quantumNs), quantumNs);
         admission.basePeriod(period(startNs));
         for (Step.Operation operation : Step.Operation.values()) {
@@ -99,9 +100,8 @@ final class CycleControl {
         schedule = synced(next(schedule));
         apply(schedule);
         Step step = combination.check(schedule);
-        CycleSchedule chosen = step.operation() == Step.Operation.COMBINE ? sameRounds(step) : step.schedule();
-        if (step.changed() && apply(chosen)) {
-            schedule = chosen;
+        if (step.changed() && apply(step.schedule())) {
+            schedule = step.schedule();
             operations.merge(step.operation(), 1L, Long::sum);
             LOG.debug("round {}: {}", startedRound, step);
         }
@@ -132,30 +132,31 @@ final class CycleControl {
     }
 
     /**
-     * A COMBINE as the server makes it: the lower-rate stream of the two Figure 2 picks is paired
-     * with the lowest-rate uncombined stream that reads in the same rounds, if there is one. Two
-     * streams reading in the same rounds free a whole IO in one of them and add only a transfer in
-     * the other; two in different rounds would add a transfer to two rounds and could not fit a
-     * full disk.
+     * The pair a COMBINE takes in the server: the lowest-rate uncombined stream, and the
+     * lowest-rate uncombined stream that reads in the same rounds, if there is one (else the next
+     * lowest). Two streams reading in the same rounds free a whole IO in one of their rounds and add
+     * only a transfer to the other; two in different rounds would add a transfer to two rounds,
+     * which a disk near its limit cannot take, so the paper's "two lowest rates" would stall there.
      */
-    private CycleSchedule sameRounds(Step step) {
+    private List<ScheduledStream> sameRounds(CycleSchedule candidate) {
+        List<ScheduledStream> lowest = candidate.lowestRateUncombined();
+        if (lowest.size() < 2) {
+            return lowest;
+        }
         Map<Long, Cadence> now = new HashMap<>();
         for (StreamCadence stream : admission.cadences()) {
             now.put(stream.streamId(), stream.cadence());
         }
-        Cadence first = now.get(step.first());
-        if (first == null) {
-            return step.schedule();
-        }
+        ScheduledStream first = lowest.get(0);
+        Cadence reads = now.get(first.id());
         ScheduledStream partner = null;
-        for (ScheduledStream candidate : schedule.streams()) {
-            Cadence cadence = now.get(candidate.id());
-            if (!candidate.combined() && candidate.id() != step.first() && first.equals(cadence)
-                && (partner == null || candidate.bytesPerSecond() < partner.bytesPerSecond())) {
-                partner = candidate;
+        for (ScheduledStream other : candidate.streams()) {
+            if (!other.combined() && other.id() != first.id() && reads != null && reads.equals(now.get(other.id()))
+                && (partner == null || other.bytesPerSecond() < partner.bytesPerSecond())) {
+                partner = other;
             }
         }
-        return partner == null ? step.schedule() : schedule.combine(step.first(), partner.id());
+        return partner == null ? lowest : List.of(first, partner);
     }
 
     /** The time cycle now, in nanoseconds. */

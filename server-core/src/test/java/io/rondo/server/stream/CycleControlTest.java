@@ -59,7 +59,7 @@ class CycleControlTest {
         assertTrue(operations.get(Step.Operation.COMBINE) > 0, operations.toString());
         assertTrue(operations.get(Step.Operation.DOUBLE) > 0, operations.toString());
         assertTrue(cycles.cycleNs() >= 2 * ROUND_NS, "the cycle grew to " + cycles.cycleNs());
-        assertTrue(admitted >= fixedCycle * 1.4, fixedCycle + " streams with 1 s rounds, " + admitted
+        assertTrue(admitted >= fixedCycle * 1.6, fixedCycle + " streams with 1 s rounds, " + admitted
             + " combining");
         for (StreamCadence stream : admission.cadences()) {
             assertEquals(stream.cadence(), given.getOrDefault(stream.streamId(), stream.cadence()),
@@ -86,7 +86,6 @@ class CycleControlTest {
             cycles.roundStarted(round);
         }
         assertTrue(cycles.operations().get(Step.Operation.SPLIT) > 0, cycles.operations().toString());
-        assertEquals(0, cycles.combined(), "every pair was split");
         assertTrue(admission.utilization(Map.of()).memory() < before - 0.1,
             "memory was given back: " + before + " then " + admission.utilization(Map.of()));
 

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
             + "one stream a round offered to each, its rate drawn from 128-1024 kbit/s (the same draws on both "
             + "sides), every answer checked; then the admitted streams play on and their late fragments are counted.",
         "Writes DIR/combination.json, DIR/combination.md and DIR/combination.png (streams in service and the time "
-            + "cycle, round by round)."},
+            + "cycle, round by round). Exits 1 if any admitted stream had a late fragment or failed."},
     sortOptions = false)
 public final class CombinationPreset implements Callable<Integer> {
 
@@ -108,6 +108,14 @@ public final class CombinationPreset implements Callable<Integer> {
         CombinationReport.writeChart(out.resolve("combination.png"), results, roundMs);
         stdout.printf(Locale.ROOT, "wrote %s, %s and %s%n", out.resolve("combination.json"),
             out.resolve("combination.md"), out.resolve("combination.png"));
+        for (CombinationRun.Result result : results) {
+            if (result.late() > 0 || result.failed() > 0) {
+                stdout.printf(Locale.ROOT, "FAILED: with combination %s, %d fragments were late and %d streams "
+                    + "failed: an admitted stream must never glitch%n", result.combination() ? "on" : "off",
+                    result.late(), result.failed());
+                return 1;
+            }
+        }
         return 0;
     }
 }
