@@ -12,6 +12,7 @@ import io.rondo.scheduler.cycle.Utilization;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -132,31 +133,42 @@ final class CycleControl {
     }
 
     /**
-     * The pair a COMBINE takes in the server: the lowest-rate uncombined stream, and the
-     * lowest-rate uncombined stream that reads in the same rounds, if there is one (else the next
-     * lowest). Two streams reading in the same rounds free a whole IO in one of their rounds and add
-     * only a transfer to the other; two in different rounds would add a transfer to two rounds,
-     * which a disk near its limit cannot take, so the paper's "two lowest rates" would stall there.
+     * The pair a COMBINE takes in the server: two uncombined streams that read in the same rounds,
+     * the lowest-rate such pair (by its lower rate, then the other's); none if no two read in the same
+     * rounds, and then the cycle doubles. Two streams reading in the same rounds free a whole IO in
+     * one of their rounds and add only a transfer to the other; two in different rounds would add a
+     * transfer to two rounds, which a disk near its limit cannot take, so the paper's "two lowest
+     * rates" would stall there.
      */
     private List<ScheduledStream> sameRounds(CycleSchedule candidate) {
-        List<ScheduledStream> lowest = candidate.lowestRateUncombined();
-        if (lowest.size() < 2) {
-            return lowest;
-        }
         Map<Long, Cadence> now = new HashMap<>();
         for (StreamCadence stream : admission.cadences()) {
             now.put(stream.streamId(), stream.cadence());
         }
-        ScheduledStream first = lowest.get(0);
-        Cadence reads = now.get(first.id());
-        ScheduledStream partner = null;
-        for (ScheduledStream other : candidate.streams()) {
-            if (!other.combined() && other.id() != first.id() && reads != null && reads.equals(now.get(other.id()))
-                && (partner == null || other.bytesPerSecond() < partner.bytesPerSecond())) {
-                partner = other;
+        Map<Cadence, ScheduledStream[]> lowestTwo = new HashMap<>();
+        Comparator<ScheduledStream> byRate = Comparator.comparingLong(ScheduledStream::bytesPerSecond)
+            .thenComparingLong(ScheduledStream::id);
+        for (ScheduledStream stream : candidate.streams()) {
+            Cadence reads = now.get(stream.id());
+            if (stream.combined() || reads == null) {
+                continue;
+            }
+            ScheduledStream[] two = lowestTwo.computeIfAbsent(reads, c -> new ScheduledStream[2]);
+            if (two[0] == null || byRate.compare(stream, two[0]) < 0) {
+                two[1] = two[0];
+                two[0] = stream;
+            } else if (two[1] == null || byRate.compare(stream, two[1]) < 0) {
+                two[1] = stream;
             }
         }
-        return partner == null ? lowest : List.of(first, partner);
+        ScheduledStream[] best = null;
+        for (ScheduledStream[] two : lowestTwo.values()) {
+            if (two[1] != null && (best == null || byRate.compare(two[0], best[0]) < 0
+                || byRate.compare(two[0], best[0]) == 0 && byRate.compare(two[1], best[1]) < 0)) {
+                best = two;
+            }
+        }
+        return best == null ? List.of() : List.of(best[0], best[1]);
     }
 
     /** The time cycle now, in nanoseconds. */
