@@ -50,7 +50,7 @@ public final class CombinationPreset implements Callable<Integer> {
 
     @Option(names = "--rounds", paramLabel = "N", description = "Rounds a stream is offered in, one a round "
         + "(default: ${DEFAULT-VALUE}).")
-    int offerRounds = 300;
+    int offerRounds = 150;
 
     @Option(names = "--play-rounds", paramLabel = "N", description = "Rounds the admitted streams then play on "
         + "(default: ${DEFAULT-VALUE}).")

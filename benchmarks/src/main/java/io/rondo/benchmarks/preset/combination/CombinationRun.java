@@ -93,7 +93,7 @@ final class CombinationRun {
                     ConnectionLimit.unlimited("stream"), SystemClocks.epochClock(), Publishing.NONE,
                     rondo.schedulerSettings().combinationSettings());
                 disks.start();
-                return measure(setup, names, streams, log);
+                return measure(setup, names, streams, disks, log);
             } finally {
                 if (streams != null) {
                     streams.close();
@@ -103,8 +103,8 @@ final class CombinationRun {
         }
     }
 
-    private static Result measure(Setup setup, List<String> names, StreamServer streams, PrintWriter log)
-        throws Exception {
+    private static Result measure(Setup setup, List<String> names, StreamServer streams, DiskRuntime disks,
+                                  PrintWriter log) throws Exception {
         List<StreamClient> players = new ArrayList<>();
         List<Sample> samples = new ArrayList<>();
         AtomicInteger failed = new AtomicInteger();
@@ -134,6 +134,8 @@ final class CombinationRun {
             Result result = new Result(setup.combination(), offered, players.size(),
                 streams.admission().admittedStreams(), streams.glitches(), failed.get(), streams.cycleNs() / 1e9,
                 streams.combinedStreams(), streams.cycleOperations(), refused, samples);
+            log.printf(Locale.ROOT, "  (%s, measured inflation %.2f)%n", streams.admission().utilization(Map.of()),
+                streams.admission().inflation(disks.diskNames().get(0)));
             log.printf(Locale.ROOT, "  combination %-3s: %d offered, %d admitted, %d in service at the end, cycle "
                     + "%.1f s, %d combined, %d late, %d failed; %s; refused %s%n", setup.combination() ? "on" : "off",
                 offered, result.admitted(), result.inService(), result.cycleSeconds(), result.combined(),
