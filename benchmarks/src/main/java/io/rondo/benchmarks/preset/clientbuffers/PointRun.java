@@ -124,11 +124,11 @@ final class PointRun {
                 } catch (StreamRejectedException no) {
                     answers++;
                     client.close();
-                    if (no.reject().message().startsWith("measuring")) {
+                    if (no.reject().message().contains(" rejected, measuring ")) {
                         Thread.sleep(Math.max(1, no.reject().retryAfterSeconds()) * 1000L);
                         continue;
                     }
-                    stoppedBy = no.reject().message().startsWith("delivery") ? "delivery"
+                    stoppedBy = no.reject().message().contains(" rejected, delivery: ") ? "delivery"
                         : no.reject().reason().name().toLowerCase(Locale.ROOT).replace('_', '-');
                     break;
                 }
