@@ -8,7 +8,7 @@ import io.rondo.scheduler.admission.BufferMode;
  *
  * @param disk          {@code emulated} (papers/001's disk) or {@code local} (this machine's, as measured)
  * @param clients       {@code video} or {@code audio}
- * @param fragmentBytes the fragment size the round length gives
+ * @param fragmentBytes the buffer size measured: the round is as long as fragments that fill such a buffer
  * @param roundMs       the round length
  * @param mode          the most a client may get: the server's {@code buffers.clientBuffers}
  * @param admitted      streams accepted before the first refusal, or the cap

@@ -26,13 +26,15 @@ import java.util.concurrent.Callable;
  * fixed buffer ceiling admits with double buffering (DblBuf), with clients that buffer (ClBuf) and
  * with clients that buffer and receive fast (ClBufRate), for fragment sizes from 64 KiB to 8 MiB.
  * The fragment size is set by the round length at a fixed bit rate (2 Mbit/s video, 64 kbit/s
- * audio): a fragment is one round of media. Each point runs its own Rondo server in this process,
+ * audio): a fragment is one round of media, and each point's round makes fragments that fill a
+ * buffer of the size named ({@link PointRun#roundMs}). Each point runs its own Rondo server in this process,
  * on the emulated paper disk or on this machine's disk as measured.
  */
 @Command(name = "client-buffers", mixinStandardHelpOptions = true,
     description = {
         "Reproduce papers/004 Figures 21-22: streams admitted under a fixed buffer ceiling with DblBuf, ClBuf and "
-            + "ClBufRate, for fragment sizes from 64 KiB to 8 MiB (the round length at the clip's bit rate), video "
+            + "ClBufRate, for fragments filling buffers of 64 KiB to 8 MiB (the round length at the clip's bit rate), "
+            + "video "
             + "clients (2 Mbit/s, declaring 16 MiB and 100 Mbit/s) and audio clients (64 kbit/s, declaring 16 MiB "
             + "and 10 Mbit/s), on the emulated paper disk and on this machine's disk.",
         "Each OPEN's answer is checked (ACCEPT in the mode expected, else the REJECT that ends the ramp); the admitted "
@@ -69,8 +71,9 @@ public final class ClientBuffersPreset implements Callable<Integer> {
         + "(default: video,audio).")
     List<String> clients = List.of("video", "audio");
 
-    @Option(names = "--sizes", split = ",", paramLabel = "BYTES", description = "Fragment sizes (default: 64K,256K,"
-        + "1M,4M,8M for video; audio takes those of them up to 256K, its rounds being 8 s and 34 s).")
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES", description = "Buffer sizes the rounds' fragments "
+        + "fill (default: 64K,256K,1M,4M,8M for video; audio takes those of them up to 256K, its rounds being 6 s and "
+        + "29 s).")
     List<String> sizes = List.of("64K", "256K", "1M", "4M", "8M");
 
     @Option(names = "--max-streams", paramLabel = "N", description = "The most streams a point opens "
@@ -130,9 +133,10 @@ public final class ClientBuffersPreset implements Callable<Integer> {
         }
         double seconds = (clock.nanoTime() - startNs) / 1e9;
         String description = String.format(Locale.ROOT, "buffers.ceiling %s; video clients 2 Mbit/s declaring 16 MiB "
-                + "and 100 Mbit/s, audio clients 64 kbit/s declaring 16 MiB and 10 Mbit/s; the fragment size set by "
-                + "the round length; at most %d streams a point, then %d rounds of play; emulated = papers/001's "
-                + "disk, local = this machine's disk as measured; %.0f s. Command: rondo bench client-buffers%s",
+                + "and 100 Mbit/s, audio clients 64 kbit/s declaring 16 MiB and 10 Mbit/s; each round as long as "
+                + "fragments that fill the buffer size named; at most %d streams a point, then %d rounds of play; "
+                + "emulated = papers/001's disk, local = this machine's disk as measured; %.0f s. Command: rondo bench "
+                + "client-buffers%s",
             ClientBuffersReport.size(ceilingBytes), streamCap, rounds, seconds, quick ? " --quick" : "");
         Files.createDirectories(out);
         String table = ClientBuffersReport.markdown(points, description);

@@ -40,7 +40,8 @@ final class ClientBuffersReport {
      */
     static String markdown(List<BufferPoint> points, String description) {
         StringBuilder out = new StringBuilder();
-        out.append("| disk | clients | fragment | round | DblBuf | ClBuf | ClBufRate | ClBufRate / DblBuf | late | "
+        out.append("| disk | clients | buffer | round (fragment) | DblBuf | ClBuf | ClBufRate | ClBufRate / DblBuf "
+            + "| late | "
             + "peak memory (DblBuf / ClBuf / ClBufRate) |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<String, Map<BufferMode, BufferPoint>> row : rows(points).entrySet()) {
             Map<BufferMode, BufferPoint> modes = row.getValue();
@@ -60,11 +61,17 @@ final class ClientBuffersReport {
             String ratio = dbl == null || rate == null || dbl.admitted() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.1fx", (double) rate.admitted() / dbl.admitted());
             out.append("| ").append(any.disk()).append(" | ").append(any.clients()).append(" | ")
-                .append(size(any.fragmentBytes())).append(" | ").append(any.roundMs()).append(" ms | ").append(admitted)
+                .append(size(any.fragmentBytes())).append(" | ").append(any.roundMs()).append(" ms (")
+                .append(String.format(Locale.ROOT, "%.0f kB", any.roundMs() * bitsPerSecond(any) / 8e6))
+                .append(") | ").append(admitted)
                 .append(ratio).append(" | ").append(late).append(" | ").append(peaks).append(" |\n");
         }
         out.append('\n').append(description).append('\n');
         return out.toString();
+    }
+
+    private static long bitsPerSecond(BufferPoint point) {
+        return point.clients().equals("video") ? ClientBuffersPreset.VIDEO_BITS : ClientBuffersPreset.AUDIO_BITS;
     }
 
     /** Every point, and the run's settings, as JSON. */
@@ -106,7 +113,7 @@ final class ClientBuffersReport {
             CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
                 .title(String.format(Locale.ROOT, "Streams admitted under a %s ceiling: %s clients, %s disk",
                     size(ceilingBytes), any.clients(), any.disk()))
-                .xAxisTitle("fragment size (round length x bit rate)").yAxisTitle("streams admitted").build();
+                .xAxisTitle("buffer size (the round's fragment fills it)").yAxisTitle("streams admitted").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
             chart.getStyler().setChartBackgroundColor(Color.WHITE);

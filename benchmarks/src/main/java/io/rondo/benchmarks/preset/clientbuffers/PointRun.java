@@ -52,9 +52,22 @@ final class PointRun {
     private PointRun() {
     }
 
-    /** The round that makes fragments of {@code fragmentBytes} at {@code bitsPerSecond}, in ms. */
-    static long roundMs(long fragmentBytes, long bitsPerSecond) {
-        return Math.max(50, Math.round(fragmentBytes * 8e3 / bitsPerSecond));
+    /** How far past its nominal size a round's fragment of the bench's clips may run (CBR's buffer, the muxing). */
+    static final double FRAGMENT_SPREAD = 1.12;
+
+    /** The bench's video clip has a keyframe every 200 ms; rounds are a multiple, so each holds whole GOPs. */
+    static final long ROUND_STEP_MS = 200;
+
+    /**
+     * The round whose fragments at {@code bitsPerSecond} fill buffers of {@code bufferBytes}: a
+     * fragment and its two alignment blocks, with {@link #FRAGMENT_SPREAD} to spare, within the
+     * buffer, in whole steps of {@value #ROUND_STEP_MS} ms. A fragment of just over a power of two
+     * would take a buffer twice its size, in every mode; this measures each mode at the buffer size.
+     */
+    static long roundMs(long bufferBytes, long bitsPerSecond) {
+        double fragment = (bufferBytes - 2.0 * DiskIo.ALIGNMENT) / FRAGMENT_SPREAD;
+        long ms = (long) (fragment * 8e3 / bitsPerSecond);
+        return Math.max(ROUND_STEP_MS, ms / ROUND_STEP_MS * ROUND_STEP_MS);
     }
 
     /** Runs the point; {@code log} hears its progress. */
@@ -111,11 +124,11 @@ final class PointRun {
                 } catch (StreamRejectedException no) {
                     answers++;
                     client.close();
-                    if (no.reject().message().startsWith("measuring")) {
+                    if (no.reject().message().contains(" rejected, measuring ")) {
                         Thread.sleep(Math.max(1, no.reject().retryAfterSeconds()) * 1000L);
                         continue;
                     }
-                    stoppedBy = no.reject().message().startsWith("delivery") ? "delivery"
+                    stoppedBy = no.reject().message().contains(" rejected, delivery: ") ? "delivery"
                         : no.reject().reason().name().toLowerCase(Locale.ROOT).replace('_', '-');
                     break;
                 }

@@ -250,10 +250,10 @@ class AdminCommandTest {
 
             assertEquals(0, admin("streams"), stderr.toString());
             List<String> rows = stdout.toString().lines().toList();
-            assertTrue(rows.get(0).matches("ID +OBJECT +CLIENT +TRANSPORT +STATE +POSITION +BYTES +GLITCHES "
+            assertTrue(rows.get(0).matches("ID +OBJECT +CLIENT +TRANSPORT +STATE +BUFFERS +POSITION +BYTES +GLITCHES "
                 + "+MAX LATENESS +INITIAL LATENCY"), rows.get(0));
             assertEquals(2, rows.size(), stdout.toString());
-            assertTrue(rows.get(1).matches(" *" + id + " +/clip\\.webm +127\\.0\\.0\\.1:\\d+ +tcp +\\w+ .*"),
+            assertTrue(rows.get(1).matches(" *" + id + " +/clip\\.webm +127\\.0\\.0\\.1:\\d+ +tcp +\\w+ +clbufrate .*"),
                 rows.get(1));
 
             assertEquals(0, admin("streams", "--object", "/clip.webm", "--json"), stderr.toString());
