@@ -98,7 +98,8 @@ public record CombinationSettings(boolean enabled, double memoryThreshold, doubl
         }
     }
 
-    private static void requireQuanta(long ns, long quantumNs, String what) {
+    /** Checks {@code ns} is a positive whole number of {@code quantumNs}, naming {@code what} if not. */
+    static void requireQuanta(long ns, long quantumNs, String what) {
         if (ns <= 0 || ns % quantumNs != 0) {
             throw new IllegalArgumentException(what + " must be a positive whole number of " + quantumNs
                 + " ns quanta, was " + ns + " ns");

@@ -74,7 +74,7 @@ public final class CycleSchedule {
         if (quantumNs <= 0) {
             throw new IllegalArgumentException("the quantum must be positive, was " + quantumNs + " ns");
         }
-        checkQuanta(cycleNs, quantumNs);
+        CombinationSettings.requireQuanta(cycleNs, quantumNs, "a cycle");
         return new CycleSchedule(0, cycleNs, quantumNs, NO_CHANGE, 0, new ScheduledStream[0]);
     }
 
@@ -262,7 +262,6 @@ public final class CycleSchedule {
      * @throws IllegalStateException if fewer than two streams are uncombined, or a longer cycle is waiting
      */
     public CycleSchedule combineLowestRates() {
-        requireNoChange("combine streams");
         List<ScheduledStream> lowest = lowestRateUncombined();
         if (lowest.size() < 2) {
             throw new IllegalStateException("combining needs two uncombined streams, there are " + uncombinedCount());
@@ -271,11 +270,8 @@ public final class CycleSchedule {
     }
 
     /**
-     * Combines two streams read on their own, {@code first} reading two cycles' data now, as
-     * {@link #combineLowestRates()} does with the two of the lowest rates: for a caller whose own
-     * constraints pick the partner (the server pairs streams that read in the same rounds).
-     *
-     * @throws IllegalStateException if either is combined already or not scheduled, or a longer cycle is waiting
+     * Combines two streams read on their own as {@link #combineLowestRates()} does, {@code first}
+     * reading two cycles' data now: for a caller whose own constraints pick the pair.
      */
     public CycleSchedule combine(long first, long second) {
         requireNoChange("combine streams");
@@ -370,7 +366,7 @@ public final class CycleSchedule {
      * @throws IllegalStateException    if a longer cycle is already waiting
      */
     public CycleSchedule withCycleNs(long newCycleNs) {
-        checkQuanta(newCycleNs, quantumNs);
+        CombinationSettings.requireQuanta(newCycleNs, quantumNs, "a cycle");
         requireNoChange("change the cycle");
         if (newCycleNs == cycleNs) {
             return this;
@@ -435,10 +431,8 @@ public final class CycleSchedule {
     }
 
     private static int indexIn(ScheduledStream[] sorted, long id) {
-        if (id < 0) {
-            return -1;
-        }
-        return Arrays.binarySearch(sorted, new ScheduledStream(id, 1, ScheduledStream.UNCOMBINED, 0, 0), BY_ID);
+        return id < 0 ? -1
+            : Arrays.binarySearch(sorted, new ScheduledStream(id, 1, ScheduledStream.UNCOMBINED, 0, 0), BY_ID);
     }
 
     private void requireNotPast(long k) {
@@ -451,13 +445,6 @@ public final class CycleSchedule {
         if (changePending()) {
             throw new IllegalStateException("cannot " + what + " while a " + changedCycleNs
                 + " ns cycle waits for cycle " + changeAt);
-        }
-    }
-
-    private static void checkQuanta(long ns, long quantumNs) {
-        if (ns <= 0 || ns % quantumNs != 0) {
-            throw new IllegalArgumentException("a cycle must be a positive whole number of " + quantumNs
-                + " ns quanta, was " + ns + " ns");
         }
     }
 }
