@@ -207,7 +207,7 @@ class HttpRequestFuzzTest {
             int length = (int) Math.min(Math.min(maxBytes, READ_BYTES), bytes.length - offset);
             PooledBuffer buffer = POOL.acquire(length);
             buffer.buffer().put(bytes, (int) offset, length);
-            return CompletableFuture.completedFuture(new Chunk(buffer.buffer().slice(0, length), buffer));
+            return CompletableFuture.completedFuture(Chunk.of(buffer.buffer().slice(0, length), buffer));
         }
 
         /**

@@ -16,6 +16,9 @@ import io.rondo.server.content.Library;
 import io.rondo.server.runtime.DiskModels;
 import io.rondo.server.runtime.DiskRuntime;
 import io.rondo.server.stream.StreamServer;
+import io.rondo.server.config.RondoConfig;
+import io.rondo.server.stream.Publishing;
+import io.rondo.server.net.ConnectionLimit;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
@@ -75,7 +78,8 @@ final class PointRun {
         long roundMs = roundMs(setup.fragmentBytes(), setup.bitsPerSecond());
         Path dir = setup.work().resolve(setup.disk() + "-" + setup.clients() + "-" + roundMs + "ms");
         Files.createDirectories(dir);
-        Path config = Files.writeString(dir.resolve("rondo.yaml"), "scheduler:\n  roundMs: " + roundMs + "\n");
+        Path config = Files.writeString(dir.resolve("rondo.yaml"), "scheduler:\n  roundMs: " + roundMs
+            + "\n  combination: false\n");
         try (Library library = Library.open(config, dir.resolve("data"), SystemClocks.utc())) {
             Optional<Directory.Lease> stored = library.directory().open("/clip");
             if (stored.isEmpty()) {
@@ -93,7 +97,9 @@ final class PointRun {
             try {
                 streams = StreamServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                     library.directory(), disks, AdmissionConfig.defaults(),
-                    StreamSettings.defaults().withClientBuffers(use(setup.mode())), SystemClocks.epochClock());
+                    StreamSettings.defaults().withClientBuffers(use(setup.mode())), ConnectionLimit.unlimited("stream"),
+                    SystemClocks.epochClock(), Publishing.NONE,
+                    RondoConfig.load(config).schedulerSettings().combinationSettings());
                 disks.start();
                 return measure(setup, roundMs, disks, streams, log);
             } finally {
