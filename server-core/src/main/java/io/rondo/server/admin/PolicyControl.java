@@ -115,8 +115,15 @@ public final class PolicyControl {
         if (kept.policy() != null) {
             ObjectNode merged = ApiReply.JSON.valueToTree(current);
             merge(merged, kept.policy(), file + ": ");
-            if (cycles == null) {
-                ((ObjectNode) merged.get("scheduler")).put("roundMs", current.scheduler().roundMs());
+            long roundMs = current.scheduler().roundMs();
+            JsonNode keptCycle = merged.get("scheduler").get("roundMs");
+            long keptRounds = whole(keptCycle) ? keptCycle.asLong() / roundMs : 0;
+            if (cycles == null || keptCycle.asLong() % roundMs != 0 || Long.bitCount(keptRounds) != 1) {
+                if (keptCycle.asLong() != roundMs) {
+                    LOG.warn("{}: the time cycle kept there, {} ms, is not a power of two of today's {} ms rounds; "
+                        + "the cycle starts at one round", file, keptCycle, roundMs);
+                }
+                ((ObjectNode) merged.get("scheduler")).put("roundMs", roundMs);
             }
             try {
                 PolicyView restored = read(merged);

@@ -42,6 +42,32 @@ class PolicyPersistenceTest {
             1800, file, directMemoryBytes);
     }
 
+    /** As {@link #start}, the stream server taking the time cycle {@code scheduler.roundMs} asks for. */
+    private PolicyControl startWithCycles(PolicyFile file) {
+        return new PolicyControl(server.disks, server.streams.admission(), server.events, "mixed-incremental-scan",
+            1800, file, 1L << 40, server.streams::requestCycle);
+    }
+
+    @Test
+    void aTimeCycleSetOverTheApiIsInForceAgainAfterARestart() throws Exception {
+        server = AdminFixture.start(temp, true, false);
+        PolicyFile file = new PolicyFile(temp.resolve("data/rondo").resolve(PolicyControl.FILE));
+        PolicyControl first = startWithCycles(file);
+        first.patch(first.etag(), json("{\"scheduler\":{\"roundMs\":2000}}"));
+        assertEquals(2_000_000_000L, server.streams.cycleNs());
+
+        server.streams.requestCycle(1_000_000_000L);
+        PolicyControl restarted = startWithCycles(file);
+        assertEquals(2000, restarted.current().scheduler().roundMs());
+        assertEquals(2_000_000_000L, server.streams.cycleNs(), "the kept cycle is in force again");
+
+        Path kept = temp.resolve("data/rondo").resolve(PolicyControl.FILE);
+        Files.writeString(kept, Files.readString(kept).replaceAll("\"roundMs\"\\s*:\\s*2000", "\"roundMs\":1500"));
+        PolicyControl odd = startWithCycles(file);
+        assertEquals(1000, odd.current().scheduler().roundMs(),
+            "a kept cycle today's rounds cannot make starts at one round rather than keep the server from starting");
+    }
+
     private static byte[] json(String text) {
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
