@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.preset.clientbuffers;
 
+import io.rondo.benchmarks.rig.StreamDrain;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
 import io.rondo.client.protocol.ClientProfile;
@@ -21,7 +22,6 @@ import io.rondo.server.stream.Publishing;
 import io.rondo.server.net.ConnectionLimit;
 import org.agrona.concurrent.NanoClock;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -126,7 +126,7 @@ final class PointRun {
                     client.open("/clip", 0, setup.profile());
                     answers++;
                     players.add(client);
-                    play(client, failed, stopping);
+                    StreamDrain.start(client, "client-buffers-player", failed, stopping);
                 } catch (StreamRejectedException no) {
                     answers++;
                     client.close();
@@ -185,23 +185,4 @@ final class PointRun {
         return bytes;
     }
 
-    /**
-     * Takes the stream's DATA on a thread of its own until END, or until it is closed; a stream
-     * that fails before the point stops counts in {@code failed}.
-     */
-    private static void play(StreamClient client, AtomicInteger failed, AtomicBoolean stopping) {
-        Thread reader = new Thread(() -> {
-            try {
-                while (client.nextData() != null) {
-                    Thread.onSpinWait();
-                }
-            } catch (IOException | RuntimeException e) {
-                if (!stopping.get()) {
-                    failed.incrementAndGet();
-                }
-            }
-        }, "client-buffers-player");
-        reader.setDaemon(true);
-        reader.start();
-    }
 }

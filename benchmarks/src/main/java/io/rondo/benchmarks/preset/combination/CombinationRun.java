@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.preset.combination;
 
+import io.rondo.benchmarks.rig.StreamDrain;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
 import io.rondo.client.protocol.ClientProfile;
@@ -154,7 +155,7 @@ final class CombinationRun {
      * is let go, and the refusal's resource is answered ({@code disk-time}, {@code measuring}...).
      */
     private static String open(StreamServer streams, String name, ClientProfile profile, List<StreamClient> players,
-                             AtomicInteger failed, AtomicBoolean stopping) throws IOException {
+                               AtomicInteger failed, AtomicBoolean stopping) throws IOException {
         StreamClient client = StreamClient.connect("127.0.0.1", streams.address().getPort(), Duration.ofSeconds(60),
             StreamClient.DEFAULT_REPORT_INTERVAL);
         try {
@@ -167,22 +168,7 @@ final class CombinationRun {
             return resource.split("[ :]")[0];
         }
         players.add(client);
-        Thread reader = new Thread(() -> {
-            try {
-                while (client.nextData() != null) {
-                    Thread.onSpinWait();
-                }
-                if (!stopping.get()) {
-                    failed.incrementAndGet();
-                }
-            } catch (IOException | RuntimeException e) {
-                if (!stopping.get()) {
-                    failed.incrementAndGet();
-                }
-            }
-        }, "combination-player");
-        reader.setDaemon(true);
-        reader.start();
+        StreamDrain.start(client, "combination-player", failed, stopping);
         return null;
     }
 }
