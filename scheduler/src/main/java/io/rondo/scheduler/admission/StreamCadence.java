@@ -13,9 +13,4 @@ public record StreamCadence(StreamDemand demand, Cadence cadence) {
     public long streamId() {
         return demand.streamId();
     }
-
-    /** Its bit rate as the bytes of its average fragment on its busiest disk. */
-    public long averageFragmentBytes() {
-        return demand.disks().values().stream().mapToLong(DiskDemand::averageBytesPerRound).max().orElse(0);
-    }
 }

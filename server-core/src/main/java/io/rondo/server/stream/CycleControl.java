@@ -141,10 +141,7 @@ final class CycleControl {
      * rates" would stall there.
      */
     private List<ScheduledStream> sameRounds(CycleSchedule candidate) {
-        Map<Long, Cadence> now = new HashMap<>();
-        for (StreamCadence stream : admission.cadences()) {
-            now.put(stream.streamId(), stream.cadence());
-        }
+        Map<Long, Cadence> now = cadencesNow();
         Map<Cadence, ScheduledStream[]> lowestTwo = new HashMap<>();
         Comparator<ScheduledStream> byRate = Comparator.comparingLong(ScheduledStream::bytesPerSecond)
             .thenComparingLong(ScheduledStream::id);
@@ -226,12 +223,8 @@ final class CycleControl {
     /** Gives every stream its cadence under {@code next}; false, and nothing changed, if it does not fit. */
     private boolean apply(CycleSchedule next) {
         Map<Long, Cadence> changes = cadences(next);
-        Map<Long, Cadence> before = new LinkedHashMap<>();
-        for (StreamCadence stream : admission.cadences()) {
-            if (changes.containsKey(stream.streamId())) {
-                before.put(stream.streamId(), stream.cadence());
-            }
-        }
+        Map<Long, Cadence> before = new LinkedHashMap<>(cadencesNow());
+        before.keySet().retainAll(changes.keySet());
         if (!admission.recadence(changes)) {
             return false;
         }
@@ -257,10 +250,7 @@ final class CycleControl {
      */
     private Map<Long, Cadence> cadences(CycleSchedule next) {
         int base = period(cycleOf(next));
-        Map<Long, Cadence> now = new HashMap<>();
-        for (StreamCadence stream : admission.cadences()) {
-            now.put(stream.streamId(), stream.cadence());
-        }
+        Map<Long, Cadence> now = cadencesNow();
         Map<Long, Cadence> changes = new LinkedHashMap<>();
         Map<Long, Integer> taken = new HashMap<>();
         for (ScheduledStream scheduled : next.streams()) {
@@ -285,6 +275,15 @@ final class CycleControl {
             changes.put(scheduled.id(), cadence);
         }
         return changes;
+    }
+
+    /** Every admitted stream's cadence now, by stream id. */
+    private Map<Long, Cadence> cadencesNow() {
+        Map<Long, Cadence> now = new LinkedHashMap<>();
+        for (StreamCadence stream : admission.cadences()) {
+            now.put(stream.streamId(), stream.cadence());
+        }
+        return now;
     }
 
     private long cycleOf(CycleSchedule next) {

@@ -3,7 +3,6 @@ package io.rondo.server.stream;
 import io.rondo.scheduler.admission.Cadence;
 import io.rondo.server.runtime.Prepared;
 
-import java.util.Arrays;
 import java.util.BitSet;
 
 /**
@@ -131,13 +130,19 @@ final class RoundPlan {
         }
         disksAsked.set(disk);
         int count = 0;
-        int[] onDisk = new int[roundCount];
         for (int i = roundFirst; i < roundFirst + roundCount; i++) {
+            count += fragments.diskIndex(i) == disk ? 1 : 0;
+        }
+        if (count == 0) {
+            return null;
+        }
+        int[] onDisk = new int[count];
+        for (int i = roundFirst, j = 0; j < count; i++) {
             if (fragments.diskIndex(i) == disk) {
-                onDisk[count++] = i;
+                onDisk[j++] = i;
             }
         }
-        return count == 0 ? null : new Read(Arrays.copyOf(onDisk, count), generation, roundFirst);
+        return new Read(onDisk, generation, roundFirst);
     }
 
     /**
