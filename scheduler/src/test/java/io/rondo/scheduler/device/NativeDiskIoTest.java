@@ -195,8 +195,10 @@ class NativeDiskIoTest extends OpenFileContract {
         } finally {
             NativeDiskIo.close0(fd, data.toString());
         }
+        // A closed descriptor's number may be reused at once by another thread of the JVM, so the
+        // descriptor that can never be open stands for it.
         IOException closed = assertThrows(IOException.class,
-            () -> NativeDiskIo.pread0(fd, AlignedBuffers.allocate(4096), 0, 4096, 0, "the closed file"));
+            () -> NativeDiskIo.pread0(-1, AlignedBuffers.allocate(4096), 0, 4096, 0, "the closed file"));
         assertMessage(closed, "pread the closed file at offset 0", "Bad file descriptor");
         assertMessage(assertThrows(IOException.class, () -> NativeDiskIo.fstat0(-1, "nothing")), "fstat nothing",
             "Bad file descriptor");
