@@ -8,6 +8,7 @@ import io.rondo.scheduler.exec.ThreadingMode;
 import io.rondo.scheduler.exec.Waiter;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.admin.AdminTokens;
+import io.rondo.server.cluster.Cluster;
 import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
@@ -47,6 +48,7 @@ public final class RondoContext {
     Clock clock;
     ThreadingMode threadingMode = ThreadingMode.DEDICATED;
     Waiter waiter;
+    Cluster cluster;
     boolean concluded;
 
     /** The configuration every other default comes from (default: {@link RondoConfig#defaults()}). */
@@ -191,6 +193,16 @@ public final class RondoContext {
         return this;
     }
 
+    /** The cluster this server is a node of (default: none, {@link Cluster#single()}). */
+    public RondoContext cluster(Cluster cluster) {
+        this.cluster = cluster;
+        return this;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
     /**
      * Fills every default from the configuration and the machine, and checks the whole, once.
      *
@@ -221,6 +233,7 @@ public final class RondoContext {
         epochClock = epochClock != null ? epochClock : SystemClocks.epochClock();
         clock = clock != null ? clock : SystemClocks.utc();
         waiter = waiter != null ? waiter : Waiter.realTime(nanoClock);
+        cluster = cluster != null ? cluster : Cluster.single();
         if (tokens == null) {
             tokens = AdminTokens.load(config.adminSettings(), library.dataFolder(), Map.of());
         }

@@ -3,6 +3,7 @@ package io.rondo.server;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
+import io.rondo.server.cluster.ClusterRuntime;
 import io.rondo.server.admin.LiveResource;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
@@ -45,6 +46,7 @@ public final class RondoServer implements AutoCloseable {
     private EventHub events;
     private PolicyControl policy;
     private AdminApi api;
+    private ClusterRuntime cluster;
     private AdminServer admin;
     private HttpServer http;
     private ConnectionLimit httpLimit;
@@ -111,7 +113,8 @@ public final class RondoServer implements AutoCloseable {
         AdminSettings adminSettings = config.adminSettings();
         api = new AdminApi(disks, streams, policy, events, metrics, adminSettings.metricsPublic(), context.clock);
         AdminRouter router = api.routes(new AdminRouter());
-        new ObjectsResource(library, streams, adminSettings.maxUploadBytes()).routes(router);
+        cluster = started(ClusterRuntime.start(context.cluster, context.tokens.nodeToken(), context.nanoClock));
+        new ObjectsResource(library, streams, adminSettings.maxUploadBytes(), cluster).routes(router);
         new LiveResource(recordings, streams, library.directory(), disks).routes(router);
         admin = started(AdminServer.start(context.adminAddress, router, context.tokens, metrics,
             adminSettings.maxUploadBytes(), adminSettings.tlsCert(), adminSettings.tlsKey(),

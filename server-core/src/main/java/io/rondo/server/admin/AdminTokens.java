@@ -44,6 +44,7 @@ public final class AdminTokens {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    private final String admin;
     private final byte[] adminDigest;
     private final byte[] readDigest;
     /** Null when there is no publish token: then only the admin token publishes. */
@@ -52,6 +53,7 @@ public final class AdminTokens {
     private final boolean adminWritten;
 
     private AdminTokens(String admin, String read, String publish, Path adminFile, boolean adminWritten) {
+        this.admin = admin;
         this.adminDigest = digest(admin);
         this.readDigest = digest(read);
         this.publishDigest = publish == null ? null : digest(publish);
@@ -114,6 +116,14 @@ public final class AdminTokens {
     /** The file the admin token is in, or null if it came from the environment. */
     public Path adminFile() {
         return adminFile;
+    }
+
+    /**
+     * The admin token itself, which the nodes of a cluster share (one {@code admin.tokenFile}) to
+     * copy objects to each other and read each other's listings.
+     */
+    public String nodeToken() {
+        return admin;
     }
 
     /** True if this start wrote a new admin token file. */

@@ -6,6 +6,10 @@ import io.rondo.content.ingest.IngestRequest;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.Kind;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.cluster.ClusterRuntime;
+import io.rondo.server.cluster.NodeCopies;
+import io.rondo.server.cluster.PeerLibraries;
+import io.rondo.server.cluster.Replication;
 import io.rondo.server.content.Library;
 import io.rondo.server.stream.StreamServer;
 import org.slf4j.Logger;
@@ -40,6 +44,9 @@ import static io.rondo.server.admin.ObjectRequests.taken;
  */
 public final class ObjectsResource {
 
+    /** The reply header that names the nodes of a cluster that hold an uploaded object. */
+    static final String NODES_HEADER = "Rondo-Nodes";
+
     /** The reply header that carries what ingest noted about an upload, e.g. why media became discrete. */
     static final String NOTE_HEADER = "Rondo-Note";
 
@@ -53,6 +60,8 @@ public final class ObjectsResource {
 
     private final Library library;
     private final StreamServer streams;
+    private final Replication replication;
+    private final PeerLibraries peers;
     private final long maxUploadBytes;
     private final Path uploads;
     private final AdminWorker uploadThread = new AdminWorker("rondo-upload", UploadSlots.QUEUE);
@@ -68,8 +77,23 @@ public final class ObjectsResource {
      * @throws IOException if {@code rondo/uploads/} cannot be made or emptied
      */
     public ObjectsResource(Library library, StreamServer streams, long maxUploadBytes) throws IOException {
+        this(library, streams, maxUploadBytes, null);
+    }
+
+    /**
+     * Builds the resource of a node of a cluster: uploads go on to their owners, deletes to every
+     * node, and listings show the whole cluster's objects unless {@code scope=node} asks for this
+     * node's alone (docs/cluster.md).
+     *
+     * @param cluster the node's part in its cluster, or null where it is alone
+     * @throws IOException if {@code rondo/uploads/} cannot be made or emptied
+     */
+    public ObjectsResource(Library library, StreamServer streams, long maxUploadBytes, ClusterRuntime cluster)
+        throws IOException {
         this.library = library;
         this.streams = streams;
+        this.replication = cluster == null ? Replication.none() : cluster.replication();
+        this.peers = cluster == null ? null : cluster.peers();
         this.maxUploadBytes = maxUploadBytes;
         this.uploads = UploadFolder.open(library.dataFolder());
     }
@@ -93,10 +117,23 @@ public final class ObjectsResource {
             throw Problem.invalid("prefix", "prefix is the start of object names, which begin with '/' (e.g. "
                 + "/videos/), was '" + prefix + "'");
         }
-        List<MediaObject> page = library.store().catalog().page(prefix, ObjectCursor.name(request.param("cursor")),
-            limit + 1);
+        String cursor = ObjectCursor.name(request.param("cursor"));
+        List<MediaObject> page = library.store().catalog().page(prefix, cursor, limit + 1);
+        if (peers != null && !"node".equals(scope(request))) {
+            return ApiReply.ok(ClusterListing.page(page, peers.withPrefix(prefix), cursor, limit, this::view));
+        }
         String next = page.size() > limit ? ObjectCursor.after(page.get(limit - 1).name()) : null;
         return ApiReply.ok(new ObjectView.Page(page.stream().limit(limit).map(this::view).toList(), next));
+    }
+
+    /** {@code scope}: {@code cluster} (the default) or {@code node}. */
+    private static String scope(ApiRequest request) {
+        String scope = request.param("scope");
+        if (scope != null && !scope.equals("node") && !scope.equals("cluster")) {
+            throw Problem.invalid("scope", "scope is cluster (every node's objects, the default) or node (this "
+                + "node's alone), was '" + scope + "'");
+        }
+        return scope == null ? "cluster" : scope;
     }
 
     /** One object; a name no object can have is not found either, the reason in the detail. */
@@ -122,13 +159,21 @@ public final class ObjectsResource {
         if (clash != null) {
             throw Problem.conflict(clash);
         }
+        boolean copy = request.flag(NodeCopies.REPLICA_PARAM);
         uploading.take(name);
         return new UploadFile(uploads, uploadThread, maxUploadBytes,
-            file -> ingest(name, kind, bitRate, file, request), () -> uploading.release(name));
+            file -> ingest(name, kind, bitRate, file, request, copy),
+            () -> uploading.release(name));
     }
 
-    /** Brings a complete upload into the library; on the upload thread. */
-    private ApiReply ingest(String name, Kind kind, long bitRate, Path file, ApiRequest request) throws IOException {
+    /**
+     * Brings a complete upload into the library; on the upload thread. Where this node is one of a
+     * cluster and the upload is not itself a node's copy ({@code copy} false), the object goes on
+     * to its other owners, and a node that is not an owner lets its own copy go once an owner has
+     * it; the answer's {@code Rondo-Nodes} header names the nodes that hold it.
+     */
+    private ApiReply ingest(String name, Kind kind, long bitRate, Path file, ApiRequest request, boolean copy)
+        throws IOException {
         if (library.store().catalog().byName(name).isPresent()) {
             throw taken(name);
         }
@@ -142,10 +187,22 @@ public final class ObjectsResource {
             }
             throw Problem.invalid(null, e.getMessage().replace(file.toString(), "the upload"));
         }
-        LOG.info("admin {}: uploaded {} ({}, {} bytes)", request.remote(), object.name(),
-            object.kind().name().toLowerCase(Locale.ROOT), object.size());
+        LOG.info("admin {}: uploaded {} ({}, {} bytes){}", request.remote(), object.name(),
+            object.kind().name().toLowerCase(Locale.ROOT), object.size(), copy ? ", a node's copy" : "");
         notes.forEach(note -> LOG.info("admin: {}", note));
         ApiReply reply = ApiReply.json(201, view(object)).header("Location", location(object.name()));
+        if (!copy && replication.enabled()) {
+            Replication.Outcome outcome = replication.replicate(object.name(),
+                object.kind().name().toLowerCase(Locale.ROOT), bitRate, file);
+            reply.header(NODES_HEADER, String.join(", ", outcome.holders()));
+            if (!outcome.missing().isEmpty()) {
+                notes.add("Not yet on " + String.join(", ", outcome.missing()) + ", which did not answer: "
+                    + "rondo cluster rebalance copies it there.");
+            }
+            if (!outcome.keptHere()) {
+                library.directory().delete(object.name());
+            }
+        }
         if (!notes.isEmpty()) {
             reply.header(NOTE_HEADER, String.join(" ", notes).replaceAll("[^\\x20-\\x7e]", "?"));
         }
@@ -161,27 +218,44 @@ public final class ObjectsResource {
         String name = nameOf(request);
         boolean force = request.flag("force");
         notReserved("name", name);
+        boolean everywhere = replication.enabled() && !request.flag(NodeCopies.REPLICA_PARAM);
+        if (everywhere && library.store().catalog().byName(name).isEmpty()) {
+            if (peers.withPrefix(name).stream().noneMatch(held -> held.object().name().equals(name))) {
+                throw Problem.notFound("no node of the cluster has an object named " + name);
+            }
+            return changeThread.submit(() -> removedElsewhere(name, ApiReply.noContent()));
+        }
         long id = existing(name).id();
-        return changeThread.submit(() -> {
-            int reading = streams.streamsOf(id);
-            if (force && reading > 0) {
-                LOG.info("admin {}: ending {} stream{} of {} to delete it", request.remote(), reading,
-                    reading == 1 ? "" : "s", name);
-                streams.endStreamsOf(id, "an operator removed the object");
-            }
-            try {
-                library.directory().delete(name);
-            } catch (Directory.BeingWritten recording) {
-                throw Problem.conflict(recording.getMessage());
-            } catch (IllegalArgumentException gone) {
-                throw Problem.notFound("no object is named " + name);
-            } catch (IOException e) {
-                LOG.warn("deleted {} from the catalog but not all its files ({}); the next start removes them", name,
-                    e.toString());
-            }
-            LOG.info("admin {}: deleted {}", request.remote(), name);
-            return ApiReply.noContent();
-        });
+        return changeThread.submit(() -> everywhere ? removedElsewhere(name, deleteHere(request, name, id, force))
+            : deleteHere(request, name, id, force));
+    }
+
+    /** Removes the other nodes' copies of {@code name}; the reply notes those that did not answer. */
+    private ApiReply removedElsewhere(String name, ApiReply reply) {
+        List<String> unreached = replication.removeElsewhere(name);
+        return unreached.isEmpty() ? reply : reply.header(NOTE_HEADER, "Copies remain on "
+            + String.join(", ", unreached) + ", which did not answer.");
+    }
+
+    private ApiReply deleteHere(ApiRequest request, String name, long id, boolean force) {
+        int reading = streams.streamsOf(id);
+        if (force && reading > 0) {
+            LOG.info("admin {}: ending {} stream{} of {} to delete it", request.remote(), reading,
+                reading == 1 ? "" : "s", name);
+            streams.endStreamsOf(id, "an operator removed the object");
+        }
+        try {
+            library.directory().delete(name);
+        } catch (Directory.BeingWritten recording) {
+            throw Problem.conflict(recording.getMessage());
+        } catch (IllegalArgumentException gone) {
+            throw Problem.notFound("no object is named " + name);
+        } catch (IOException e) {
+            LOG.warn("deleted {} from the catalog but not all its files ({}); the next start removes them", name,
+                e.toString());
+        }
+        LOG.info("admin {}: deleted {}", request.remote(), name);
+        return ApiReply.noContent();
     }
 
     private CompletableFuture<ApiReply> move(ApiRequest request) {

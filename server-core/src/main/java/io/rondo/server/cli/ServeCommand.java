@@ -9,6 +9,8 @@ import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.admin.AdminTokens;
 import io.rondo.server.admin.AdminUrlFile;
+import io.rondo.server.cluster.Cluster;
+import io.rondo.server.config.ClusterSettings;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.ConnectionSettings;
 import io.rondo.server.config.BitRates;
@@ -19,6 +21,7 @@ import io.rondo.server.content.Library;
 import io.rondo.server.content.PlayerFiles;
 import io.rondo.server.http.HttpServer;
 import io.rondo.server.runtime.DiskModels;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -92,8 +95,15 @@ final class ServeCommand implements Callable<Integer> {
             + "(the disk of papers/001 Table 1) or a profile file, e.g. from 'rondo profile DIR --out FILE'.")
     private String diskProfile;
 
+    @Option(names = "--node", paramLabel = "NAME",
+        description = "This server is node NAME of the cluster that rondo.yaml's cluster: section lists: its HTTP, "
+            + "stream and admin ports and its address come from that entry unless given here (docs/cluster.md).")
+    private String node;
+
     @Override
     public Integer call() throws Exception {
+        RondoConfig settings = libraryOptions.settings();
+        Cluster cluster = cluster(settings);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be between 0 and 65535, was " + port);
         }
@@ -112,7 +122,6 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        RondoConfig settings = libraryOptions.settings();
         CountDownLatch stopped = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -121,7 +130,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "rondo-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            serve(settings, out, stopped);
+            serve(settings, cluster, out, stopped);
             out.println("Rondo stopped: connections closed, disks idle, catalog closed");
             out.flush();
         } finally {
@@ -130,7 +139,8 @@ final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void serve(RondoConfig settings, PrintWriter out, CountDownLatch stopped) throws Exception {
+    private void serve(RondoConfig settings, Cluster cluster, PrintWriter out, CountDownLatch stopped)
+        throws Exception {
         try (Library library = Library.open(settings, libraryOptions.data(), SystemClocks.utc())) {
             library.notes().forEach(note -> out.println("note: " + note));
             List<DiskModels.Choice> models;
@@ -180,6 +190,7 @@ final class ServeCommand implements Callable<Integer> {
                 .streamAddress(new InetSocketAddress(address, streamPort))
                 .adminAddress(new InetSocketAddress(admin.address(), adminPort))
                 .tokens(tokens)
+                .cluster(cluster)
                 .nanoClock(SystemClocks.nanoClock())
                 .epochClock(SystemClocks.epochClock())
                 .clock(SystemClocks.utc());
@@ -209,6 +220,28 @@ final class ServeCommand implements Callable<Integer> {
                 server.drain();
             }
         }
+    }
+
+    /**
+     * The cluster rondo.yaml describes, as node {@code --node} sees it, whose entry gives the ports
+     * and the address not given on the command line; none without {@code --node}.
+     */
+    private Cluster cluster(RondoConfig settings) {
+        if (node == null) {
+            if (settings.clusterSettings().enabled()) {
+                spec.commandLine().getErr().println("note: rondo.yaml describes a cluster; without --node NAME this "
+                    + "server serves alone");
+            }
+            return Cluster.single();
+        }
+        Cluster cluster = Cluster.of(settings.clusterSettings(), node);
+        ClusterSettings.Node self = cluster.self().orElseThrow();
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        port = given.hasMatchedOption("--port") ? port : self.ports().http();
+        streamPort = given.hasMatchedOption("--stream-port") ? streamPort : self.ports().stream();
+        adminPort = given.hasMatchedOption("--admin-port") ? adminPort : self.ports().admin();
+        address = given.hasMatchedOption("--address") ? address : self.host();
+        return cluster;
     }
 
     /** The shutdown hook waits (a bounded time) for the server to close before the JVM halts. */

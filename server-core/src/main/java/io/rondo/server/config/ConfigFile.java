@@ -117,10 +117,11 @@ final class ConfigFile {
     record Document(StorageSettings.Section storage, SchedulerSettings.Section scheduler,
                     BufferSettings.Section buffers, AdmissionSettings.Section admission,
                     NetworkSettings.Section network, HttpSettings.Section http, StreamSettings.Section streams,
-                    AdminSettings.Section admin, DiscreteSettings.Section discrete, LiveSettings.Section live) {
+                    AdminSettings.Section admin, DiscreteSettings.Section discrete, LiveSettings.Section live,
+                    ClusterSettings.Section cluster) {
 
         /** No section at all: the defaults. */
-        static final Document EMPTY = new Document(null, null, null, null, null, null, null, null, null, null);
+        static final Document EMPTY = new Document(null, null, null, null, null, null, null, null, null, null, null);
 
         Document {
             storage = Settings.orDefault(storage, StorageSettings.Section.EMPTY);
@@ -133,6 +134,7 @@ final class ConfigFile {
             admin = Settings.orDefault(admin, AdminSettings.Section.EMPTY);
             discrete = Settings.orDefault(discrete, DiscreteSettings.Section.EMPTY);
             live = Settings.orDefault(live, LiveSettings.Section.EMPTY);
+            cluster = Settings.orDefault(cluster, ClusterSettings.Section.EMPTY);
         }
     }
 }

@@ -40,6 +40,7 @@ public final class RondoConfig {
     private final ConnectionSettings connectionSettings;
     private final DiscreteSettings discrete;
     private final LiveSettings live;
+    private final ClusterSettings cluster;
     private final long responseBoundMs;
 
     private RondoConfig(Path source, ConfigFile.Document document) {
@@ -57,6 +58,7 @@ public final class RondoConfig {
             this.connectionSettings = ConnectionSettings.read(document.http(), document.streams(), document.admin());
             this.discrete = DiscreteSettings.read(document.discrete());
             this.live = LiveSettings.read(document.live());
+            this.cluster = ClusterSettings.read(document.cluster());
             this.responseBoundMs = discrete.responseBoundMs(
                 autoResponseBoundMs(scheduler.roundMs(), admission.discreteReserve()));
         } catch (IllegalArgumentException e) {
@@ -165,6 +167,11 @@ public final class RondoConfig {
     /** The {@code live:} section: recordings' memory and reservations. */
     public LiveSettings liveSettings() {
         return live;
+    }
+
+    /** The {@code cluster:} section: the nodes and how many hold each object. */
+    public ClusterSettings clusterSettings() {
+        return cluster;
     }
 
     /** The admission settings, with this configuration's round, buffer ceiling and network capacity. */
