@@ -3,7 +3,7 @@ package io.rondo.server.admin;
 import java.nio.charset.StandardCharsets;
 
 /** Percent-encoding of URL paths (RFC 3986 Section 2.1). */
-public final class PercentEncoding {
+final class PercentEncoding {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -14,7 +14,7 @@ public final class PercentEncoding {
      * {@code path} with every byte of its UTF-8 percent-encoded but the unreserved characters
      * (RFC 3986 Section 2.3: letters, digits, {@code -._~}) and {@code /}.
      */
-    public static String path(String path) {
+    static String path(String path) {
         StringBuilder encoded = new StringBuilder(path.length());
         for (byte b : path.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);

@@ -2,12 +2,12 @@ package io.rondo.server.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rondo.server.admin.PercentEncoding;
 import io.rondo.server.config.ClusterSettings.Node;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -91,7 +91,7 @@ public final class NodeCopies {
         String cursor = null;
         do {
             String query = "?scope=node&limit=" + PAGE + (cursor == null ? "" : "&cursor=" + query(cursor));
-            JsonNode page = JSON.readTree(send(HttpRequest.newBuilder(admin(node, "/api/v1/objects" + query))
+            JsonNode page = JSON.readTree(send(HttpRequest.newBuilder(admin(node, "/api/v1/objects", query))
                 .timeout(ANSWER_TIMEOUT).GET(), "list the objects of " + node.name()));
             for (JsonNode item : page.path("items")) {
                 objects.add(new Listed(item.path("name").asText(), item.path("kind").asText(),
@@ -114,7 +114,7 @@ public final class NodeCopies {
     public void put(Node node, String name, String kind, long bitRate, Supplier<InputStream> source)
         throws IOException {
         String query = "?" + REPLICA_PARAM + "=true&kind=" + kind + (bitRate > 0 ? "&bitrate=" + bitRate : "");
-        send(HttpRequest.newBuilder(admin(node, "/api/v1/objects" + PercentEncoding.path(name) + query))
+        send(HttpRequest.newBuilder(admin(node, "/api/v1/objects" + name, query))
             .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> throttle.wrap(source.get()))),
             "copy " + name + " to " + node.name());
     }
@@ -127,8 +127,8 @@ public final class NodeCopies {
     public void copy(Listed object, Node from, Node to) throws IOException {
         HttpResponse<InputStream> download;
         try {
-            download = http.send(HttpRequest.newBuilder(URI.create("http://" + from.host() + ":"
-                + from.ports().http() + PercentEncoding.path(object.name()))).GET().build(),
+            download = http.send(HttpRequest.newBuilder(uri(from.host(), from.ports().http(), object.name(), ""))
+                    .GET().build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -149,8 +149,8 @@ public final class NodeCopies {
      * @throws IOException if the node cannot be reached or refuses
      */
     public void remove(Node node, String name) throws IOException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(admin(node, "/api/v1/objects"
-            + PercentEncoding.path(name) + "?" + REPLICA_PARAM + "=true")).timeout(ANSWER_TIMEOUT).DELETE();
+        HttpRequest.Builder request = HttpRequest.newBuilder(admin(node, "/api/v1/objects" + name,
+            "?" + REPLICA_PARAM + "=true")).timeout(ANSWER_TIMEOUT).DELETE();
         try {
             send(request, "remove " + name + " from " + node.name());
         } catch (Refused e) {
@@ -185,8 +185,17 @@ public final class NodeCopies {
         }
     }
 
-    private static URI admin(Node node, String pathAndQuery) {
-        return URI.create("http://" + node.host() + ":" + node.ports().admin() + pathAndQuery);
+    private static URI admin(Node node, String path, String query) {
+        return uri(node.host(), node.ports().admin(), path, query);
+    }
+
+    /** {@code path} percent-encoded as URLs carry it (what is not ASCII too), then {@code query} as it is. */
+    private static URI uri(String host, int port, String path, String query) {
+        try {
+            return URI.create(new URI("http", null, host, port, path, null, null).toASCIIString() + query);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("no URL can name " + path + " at " + host + ":" + port, e);
+        }
     }
 
     private static String query(String value) {
