@@ -126,6 +126,7 @@ public final class RondoServer implements AutoCloseable {
                 .metrics(metrics)
                 .clock(context.clock)
                 .limit(httpLimit)
+                .peers(cluster.peers())
                 .start());
         api.ready(new AdminApi.Addresses(url("http", http.address()), url("rondo", streams.address())));
     }

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.rondo.content.ingest.Directory;
+import io.rondo.server.cluster.PeerLibraries;
 import io.rondo.content.ingest.ObjectNames;
 import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.DiskSettings;
@@ -48,6 +49,7 @@ import java.util.Optional;
 final class DiscreteRouter {
 
     private final Directory directory;
+    private final ClusterFolders cluster;
     private final ChunkReader reads;
     private final HotObjects hot;
     private final int maxRanges;
@@ -76,12 +78,16 @@ final class DiscreteRouter {
     }
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
-        this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES);
+        this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES, null);
     }
 
-    /** @param maxRanges the most ranges one request may ask for ({@code http.maxRanges}) */
-    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot, int maxRanges) {
+    /**
+     * @param maxRanges the most ranges one request may ask for ({@code http.maxRanges})
+     * @param peers     what the other nodes of this server's cluster hold, or null where it is alone
+     */
+    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot, int maxRanges, PeerLibraries peers) {
         this.directory = directory;
+        this.cluster = new ClusterFolders(directory, peers);
         this.reads = reads;
         this.hot = hot;
         this.maxRanges = maxRanges;
@@ -199,7 +205,13 @@ final class DiscreteRouter {
 
     /** No object has the name: a folder of that name is redirected to, anything else is 404. */
     private void absent(ChannelHandlerContext ctx, FullHttpRequest request, String name) {
-        if (!directory.list(name + "/").isEmpty()) {
+        Optional<List<String>> elsewhere = cluster.heldElsewhere(name);
+        if (elsewhere.isPresent()) {
+            FullHttpResponse busy = HttpResponses.text(HttpResponseStatus.SERVICE_UNAVAILABLE, name
+                + " is held by " + String.join(", ", elsewhere.get()) + ", not (yet) by this node; ask again");
+            busy.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            HttpResponses.send(ctx, request, busy, false);
+        } else if (!cluster.rows(name + "/").isEmpty()) {
             FullHttpResponse moved = HttpResponses.text(HttpResponseStatus.MOVED_PERMANENTLY,
                 "a folder: " + name + "/");
             moved.headers().set(HttpHeaderNames.LOCATION, name + "/");
@@ -218,7 +230,7 @@ final class DiscreteRouter {
             return;
         }
         boolean home = folder.equals("/");
-        List<Directory.Entry> entries = directory.list(folder);
+        List<FolderPage.Row> entries = cluster.rows(folder);
         if (entries.isEmpty() && !home) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.NOT_FOUND, "no folder " + folder, false);
             return;

@@ -25,15 +25,35 @@ final class FolderPage {
     private FolderPage() {
     }
 
+    /**
+     * One line of a folder's page: a sub-folder, with the count and total size of the objects under
+     * it, or an object, with its type (a clip's MSE type and duration) and when it last changed.
+     *
+     * @param modifiedMs when the object last changed, ms since the epoch, or -1 for a folder or where unknown
+     */
+    record Row(String name, boolean folder, long size, int objects, String type, boolean clip, long modifiedMs) {
+
+        /** A line of this node's directory. */
+        static Row of(Directory.Entry entry) {
+            if (entry.folder()) {
+                return new Row(entry.name(), true, entry.size(), entry.objects(), null, false, -1);
+            }
+            MediaObject object = entry.object();
+            return new Row(entry.name(), false, entry.size(), 1, object.media() == null ? object.mimeType()
+                : String.format(Locale.ROOT, "%s, %.1f s", object.media().mseType(),
+                    object.media().durationNs() / 1e9), object.media() != null, object.modifiedMs());
+        }
+    }
+
     static String render(String folder, List<Directory.Entry> entries) {
-        return render(folder, entries, false);
+        return render(folder, entries.stream().map(Row::of).toList(), false);
     }
 
     /**
      * The page of {@code folder}; with {@code welcome} (the home page), a welcome above the listing,
      * which points to {@code /index.html} when {@code entries} hold one (a library's own front page).
      */
-    static String render(String folder, List<Directory.Entry> entries, boolean welcome) {
+    static String render(String folder, List<Row> entries, boolean welcome) {
         StringBuilder page = new StringBuilder(2048);
         page.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
             .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
@@ -67,9 +87,9 @@ final class FolderPage {
         } else {
             page.append("<table>\n<thead><tr><th>Name</th><th>Size</th><th>Type</th><th>Modified (UTC)</th></tr>")
                 .append("</thead>\n<tbody>\n");
-            for (Directory.Entry entry : entries) {
+            for (Row entry : entries) {
                 String label = entry.name().substring(folder.length());
-                boolean clip = !entry.folder() && entry.object().media() != null;
+                boolean clip = entry.clip();
                 page.append("<tr><td><a href=\"").append(html(clip ? playerHref(entry.name()) : href(entry.name())))
                     .append("\">").append(clip ? "&#9654; " : "").append(html(label)).append("</a>");
                 if (clip) {
@@ -82,11 +102,8 @@ final class FolderPage {
                         .append(entry.objects() == 1 ? " object" : " objects")
                         .append("</td><td></td></tr>\n");
                 } else {
-                    MediaObject object = entry.object();
-                    page.append(html(object.media() == null ? object.mimeType()
-                        : String.format(Locale.ROOT, "%s, %.1f s", object.media().mseType(),
-                            object.media().durationNs() / 1e9)))
-                        .append("</td><td>").append(WHEN.format(Instant.ofEpochMilli(object.modifiedMs())))
+                    page.append(html(entry.type())).append("</td><td>")
+                        .append(entry.modifiedMs() < 0 ? "" : WHEN.format(Instant.ofEpochMilli(entry.modifiedMs())))
                         .append("</td></tr>\n");
                 }
             }

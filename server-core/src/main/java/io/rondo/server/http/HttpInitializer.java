@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.rondo.content.ingest.Directory;
+import io.rondo.server.cluster.PeerLibraries;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.net.ConnectionLimit;
@@ -48,7 +49,8 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     private final ConnectionLimit limit;
 
     HttpInitializer(Directory directory, DiskRuntime disks, StreamServer streams, HotObjects hot,
-                    HttpSettings settings, RondoMetrics metrics, Clock clock, ConnectionLimit limit) {
+                    HttpSettings settings, RondoMetrics metrics, Clock clock, ConnectionLimit limit,
+                    PeerLibraries peers) {
         this.dates = new DateHeaderHandler(clock);
         this.limit = limit;
         this.metrics = metrics;
@@ -57,7 +59,7 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
         this.disks = disks;
         this.streams = streams;
         this.settings = settings;
-        this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges());
+        this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges(), peers);
     }
 
     /**

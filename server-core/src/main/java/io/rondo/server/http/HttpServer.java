@@ -6,6 +6,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelOption;
 import io.rondo.content.ingest.Directory;
+import io.rondo.server.cluster.PeerLibraries;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.runtime.DiskRuntime;
@@ -55,6 +56,7 @@ public final class HttpServer implements AutoCloseable {
         private RondoMetrics metrics;
         private Clock clock;
         private ConnectionLimit limit = ConnectionLimit.unlimited("HTTP");
+        private PeerLibraries peers;
 
         private Builder(InetSocketAddress address, Directory directory, DiskRuntime disks) {
             this.address = address;
@@ -98,6 +100,12 @@ public final class HttpServer implements AutoCloseable {
             return this;
         }
 
+        /** What the other nodes of this server's cluster hold, for folder pages (default: none, alone). */
+        public Builder peers(PeerLibraries peers) {
+            this.peers = peers;
+            return this;
+        }
+
         /** Binds and starts serving; returns once the port is open. */
         public HttpServer start() throws InterruptedException {
             if (clock == null) {
@@ -105,13 +113,14 @@ public final class HttpServer implements AutoCloseable {
             }
             HotObjects cache = hot != null ? hot
                 : new HotObjects(settings.hotObjectMaxBytes(), settings.hotObjectsTotalBytes());
-            return HttpServer.start(address, directory, disks, streams, cache, settings, metrics, clock, limit);
+            return HttpServer.start(address, directory, disks, streams, cache, settings, metrics, clock, limit, peers);
         }
     }
 
     private static HttpServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
                                     StreamServer streams, HotObjects hot, HttpSettings settings,
-                                    RondoMetrics metrics, Clock clock, ConnectionLimit limit)
+                                    RondoMetrics metrics, Clock clock, ConnectionLimit limit,
+                                    PeerLibraries peers)
         throws InterruptedException {
         EventLoopGroup boss = Transport.group(1, "rondo-http-accept");
         EventLoopGroup workers = Transport.group(0, EVENT_LOOP_PREFIX);
@@ -120,7 +129,8 @@ public final class HttpServer implements AutoCloseable {
                 .channel(Transport.serverChannel())
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
                     settings.writeBufferLowBytes(), settings.writeBufferHighBytes()))
-                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings, metrics, clock, limit)),
+                .childHandler(new HttpInitializer(directory, disks, streams, hot, settings, metrics, clock, limit,
+                    peers)),
                 address, "", "--port");
             if (metrics != null) {
                 metrics.bindHttp(hot, workers);

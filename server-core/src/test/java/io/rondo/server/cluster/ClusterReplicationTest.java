@@ -86,6 +86,28 @@ class ClusterReplicationTest {
     }
 
     @Test
+    void everyNodesFolderPagesShowTheWholeClusterAndANodeWithoutAnObjectAsksForARetry() throws Exception {
+        List<String> names = IntStream.range(0, 6).mapToObj(i -> "/pages/sub/" + i + ".txt").toList();
+        for (String name : names) {
+            assertEquals(201, put("a", name, name).statusCode());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> page("b", "/pages/").contains("folder, 6 objects"));
+        String sub = page("c", "/pages/sub/");
+        names.forEach(name -> assertTrue(sub.contains(name.substring("/pages/sub/".length())), name + " in " + sub));
+        String missing = names.stream().filter(name -> !Rendezvous.owns("c", name, NODES, 2)).findFirst()
+            .orElseThrow();
+        HttpResponse<String> elsewhere = http.send(HttpRequest.newBuilder(URI.create(cluster.http("c") + missing))
+            .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(503, elsewhere.statusCode(), "HAProxy retries it on the object's other owner");
+        assertEquals("1", elsewhere.headers().firstValue("Retry-After").orElseThrow());
+    }
+
+    private String page(String node, String folder) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(cluster.http(node) + folder)).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
     void aDeleteAtANodeWithoutTheObjectRemovesEveryCopy() throws Exception {
         String name = objectNotOwnedBy("c", "/gone/");
         assertEquals(201, put("a", name, "soon gone").statusCode());

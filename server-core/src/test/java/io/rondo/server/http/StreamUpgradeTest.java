@@ -73,7 +73,8 @@ class StreamUpgradeTest {
     @BeforeEach
     void connect() {
         channel = new EmbeddedChannel(new HttpInitializer(library.library().directory(), library.disks(), streams,
-            new HotObjects(), HttpSettings.defaults(), null, SystemClocks.utc(), ConnectionLimit.unlimited("HTTP")));
+            new HotObjects(), HttpSettings.defaults(), null, SystemClocks.utc(), ConnectionLimit.unlimited("HTTP"),
+            null));
     }
 
     @AfterEach
