@@ -169,7 +169,14 @@ final class ServeCommand implements Callable<Integer> {
             models.forEach(model -> byDisk.put(model.disk(), model.profile()));
             List<MediaObject> demo = DemoLibrary.installIfEmpty(library.store().catalog(), library.ingest());
             if (!demo.isEmpty()) {
-                out.println("the library was empty: installed the demo library (" + demo.size() + " objects)");
+                // Every node makes the same demo library; each keeps the objects it owns.
+                for (MediaObject object : demo) {
+                    if (!cluster.holds(object.name())) {
+                        library.directory().delete(object.name());
+                    }
+                }
+                out.println("the library was empty: installed the demo library (" + demo.size() + " objects"
+                    + (cluster.enabled() ? ", of which this node keeps those it owns" : "") + ")");
             }
             List<String> player = PlayerFiles.install(library);
             if (!player.isEmpty()) {
@@ -205,6 +212,9 @@ final class ServeCommand implements Callable<Integer> {
                     library.store().disks().size(), library.store().disks().size() == 1 ? "" : "s",
                     http.getHostString(), http.getPort(), streams.getHostString(), streams.getPort(),
                     HttpServer.epoll() ? "epoll" : "nio", emulate ? "emulated" : "real");
+                cluster.self().ifPresent(self -> out.printf("node %s of a cluster of %d (%s), %d replicas of each "
+                    + "object%n", self.name(), cluster.nodes().size(), String.join(", ", cluster.names()),
+                    cluster.replicas()));
                 out.printf("admin API at %s/api/v1/ (dashboard %s/admin/, metrics %s/metrics); %s%n",
                     adminUrl, adminUrl, adminUrl, tokens.adminFile() == null
                         ? "the admin token is $" + AdminTokens.ADMIN_ENV

@@ -4,6 +4,7 @@ import io.rondo.server.cluster.Cluster;
 import io.rondo.server.cluster.NodeCopies;
 import io.rondo.server.cluster.RebalancePlan;
 import io.rondo.server.config.ClusterSettings.Node;
+import io.rondo.server.content.PlayerFiles;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -48,10 +49,11 @@ final class ClusterSurvey {
         return unreachable;
     }
 
-    /** The plan that brings every object onto its owners. */
+    /** The plan that brings every object onto its owners; the player's files, which every node has, stay. */
     RebalancePlan plan() {
         Map<String, List<String>> names = new LinkedHashMap<>();
-        listed.forEach((node, objects) -> names.put(node, objects.stream().map(NodeCopies.Listed::name).toList()));
+        listed.forEach((node, objects) -> names.put(node, objects.stream().map(NodeCopies.Listed::name)
+            .filter(name -> !name.startsWith(PlayerFiles.FOLDER)).toList()));
         return RebalancePlan.of(names, cluster.names(), cluster.replicas());
     }
 
