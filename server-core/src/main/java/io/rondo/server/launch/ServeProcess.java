@@ -61,8 +61,26 @@ public final class ServeProcess implements AutoCloseable {
      */
     public static ServeProcess start(RondoJvm rondo, Path data, boolean emulate, Path output, Duration startLimit,
                                      NanoClock clock) throws IOException {
-        List<String> arguments = new ArrayList<>(List.of("serve", "--data", data.toString(), "--address",
-            "127.0.0.1", "--port", "0", "--stream-port", "0", "--admin-port", "0"));
+        return start(rondo, data, emulate, List.of("--address", "127.0.0.1", "--port", "0", "--stream-port", "0",
+            "--admin-port", "0"), output, startLimit, clock);
+    }
+
+    /**
+     * Serves the library in {@code data} as node {@code node} of the cluster {@code config} lists, on
+     * the address and ports of its entry, and returns once it says where it serves.
+     *
+     * @throws IOException if it stops or says nothing within {@code startLimit} (what it printed is in the message)
+     */
+    public static ServeProcess startNode(RondoJvm rondo, Path data, Path config, String node, boolean emulate,
+                                         Path output, Duration startLimit, NanoClock clock) throws IOException {
+        return start(rondo, data, emulate, List.of("--config", config.toString(), "--node", node), output,
+            startLimit, clock);
+    }
+
+    private static ServeProcess start(RondoJvm rondo, Path data, boolean emulate, List<String> options, Path output,
+                                      Duration startLimit, NanoClock clock) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of("serve", "--data", data.toString()));
+        arguments.addAll(options);
         if (emulate) {
             arguments.add("--emulate");
         }
@@ -140,6 +158,11 @@ public final class ServeProcess implements AutoCloseable {
     public boolean stop(Duration limit) throws InterruptedException {
         process.destroy();
         return process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Kills it as {@code kill -9} does: no chance to close anything. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
     }
 
     /** Stops it as Ctrl-C does (SIGTERM), and forcibly if it has not stopped within 20 s. */
