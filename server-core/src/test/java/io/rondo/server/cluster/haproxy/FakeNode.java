@@ -1,0 +1,64 @@
+package io.rondo.server.cluster.haproxy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A stand-in for a Rondo node's HTTP port: answers every request with 200 and a header naming itself, and its
+ * health check ({@code HEAD /}) always; told to refuse, it answers everything else 503 as a node with no room does.
+ */
+final class FakeNode implements AutoCloseable {
+
+    /** The header that names the node that answered. */
+    static final String HEADER = "X-Rondo-Node";
+
+    private final String name;
+    private final HttpServer server;
+    private volatile boolean refusing;
+
+    FakeNode(String name) throws IOException {
+        this.name = name;
+        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", this::answer);
+        server.start();
+    }
+
+    String name() {
+        return name;
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** From now on, answers 503 but to its health check. */
+    void refuse() {
+        refusing = true;
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            boolean health = exchange.getRequestMethod().equals("HEAD");
+            byte[] body = name.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set(HEADER, name);
+            exchange.sendResponseHeaders(refusing && !health ? 503 : 200, health ? -1 : body.length);
+            if (!health) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
+    }
+
+    /** Stops listening at once, as a node killed does. */
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
