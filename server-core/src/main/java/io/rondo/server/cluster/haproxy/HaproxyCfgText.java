@@ -30,6 +30,10 @@ final class HaproxyCfgText {
         defaults();
         httpFrontend();
         anyNode();
+        lines("# One backend per owner set, its nodes in name order, the Lua action's choice for an object: among the",
+            "# replicas, a consistent hash of the object, so its requests meet the same node's cache while the set's",
+            "# objects spread over its nodes, and no node takes more than 1.5 times the set's mean of concurrent",
+            "# requests (hash-balance-factor).");
         config.ownerSets().forEach(this::ownerSet);
         if (config.streamBind() != null) {
             streams();
@@ -132,8 +136,6 @@ final class HaproxyCfgText {
 
     private void ownerSet(List<HaproxyNode> set) {
         lines("backend " + HaproxyConfig.ownerBackend(set.stream().map(HaproxyNode::name).toList()),
-            "    # Among the replicas, a consistent hash of the object: its requests meet the same node's cache, and a",
-            "    # node never takes more than 1.5 times the set's mean load.",
             "    balance hash var(txn.rondo_object)",
             "    hash-type consistent",
             "    hash-balance-factor 150");
@@ -149,7 +151,7 @@ final class HaproxyCfgText {
     private void streams() {
         lines("# The stream protocol's TCP port: its object is inside the OPEN frame, which HAProxy does not read,",
             "# so any node, the one with the fewest streams first; a node that does not hold the object redirects",
-            "# the client to one that does.",
+            "# the client to one that does. A node is checked on its HTTP port, as in the HTTP backends.",
             "frontend stream_in",
             "    mode tcp",
             "    bind " + config.streamBind(),

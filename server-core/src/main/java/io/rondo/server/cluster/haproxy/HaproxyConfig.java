@@ -66,10 +66,9 @@ public final class HaproxyConfig {
      */
     public HaproxyConfig(List<HaproxyNode> nodes, int replicas, String httpBind) {
         this(sorted(nodes), checkedReplicas(replicas), bind("HTTP", httpBind), null, null, null);
-        long sets = ownerSets(this.nodes.size(), effectiveReplicas());
-        if (sets > MAX_OWNER_SETS) {
-            throw new IllegalArgumentException(this.nodes.size() + " nodes with " + replicas + " replicas make " + sets
-                + " owner sets, each a backend with its own checks; at most " + MAX_OWNER_SETS + " are written");
+        if (ownerSetsPastLimit(this.nodes.size(), effectiveReplicas())) {
+            throw new IllegalArgumentException(this.nodes.size() + " nodes with " + replicas + " replicas make more"
+                + " than " + MAX_OWNER_SETS + " owner sets (C(n, r)), each a backend with its own checks");
         }
     }
 
@@ -178,15 +177,16 @@ public final class HaproxyConfig {
         }
     }
 
-    private static long ownerSets(int n, int r) {
+    /** Whether C(n, r) is more than {@link #MAX_OWNER_SETS}, computed no further than needed to tell. */
+    private static boolean ownerSetsPastLimit(int n, int r) {
         long sets = 1;
         for (int i = 1; i <= r; i++) {
             sets = sets * (n - r + i) / i;
             if (sets > MAX_OWNER_SETS) {
-                return sets;
+                return true;
             }
         }
-        return sets;
+        return false;
     }
 
     private static List<HaproxyNode> sorted(List<HaproxyNode> nodes) {

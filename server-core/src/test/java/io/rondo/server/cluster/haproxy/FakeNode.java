@@ -7,11 +7,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A stand-in for a Rondo node's HTTP port: answers every request with 200 and a header naming itself, and its
- * health check ({@code HEAD /}) always; told to refuse, it answers everything else 503 as a node with no room does.
+ * A stand-in for a Rondo node's HTTP port and agent port: answers every request with 200 and a header naming
+ * itself, and its health check ({@code HEAD /}) always; told to refuse, it answers everything else 503 as a node
+ * with no room does. Its agent answers HAProxy's agent check with {@code up ready}, or {@code drain} once drained.
  */
 final class FakeNode implements AutoCloseable {
 
@@ -20,13 +23,40 @@ final class FakeNode implements AutoCloseable {
 
     private final String name;
     private final HttpServer server;
+    private final ServerSocket agent;
     private volatile boolean refusing;
+    private volatile String agentSays = "up ready\n";
 
     FakeNode(String name) throws IOException {
         this.name = name;
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::answer);
         server.start();
+        this.agent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread agentThread = new Thread(this::agent, name + "-agent");
+        agentThread.setDaemon(true);
+        agentThread.start();
+    }
+
+    int agentPort() {
+        return agent.getLocalPort();
+    }
+
+    /** From now on, its agent tells HAProxy to send it nothing new. */
+    void drain() {
+        agentSays = "drain\n";
+    }
+
+    private void agent() {
+        while (!agent.isClosed()) {
+            try (Socket check = agent.accept()) {
+                check.getOutputStream().write(agentSays.getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                if (agent.isClosed()) {
+                    return;
+                }
+            }
+        }
     }
 
     String name() {
@@ -60,5 +90,10 @@ final class FakeNode implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        try {
+            agent.close();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

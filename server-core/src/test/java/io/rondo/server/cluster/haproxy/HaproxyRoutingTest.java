@@ -1,6 +1,7 @@
 package io.rondo.server.cluster.haproxy;
 
 import io.rondo.content.cluster.Rendezvous;
+import io.rondo.scheduler.time.SystemClocks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +20,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,6 +37,7 @@ class HaproxyRoutingTest {
     private final List<FakeNode> nodes = new ArrayList<>();
     private HaproxyProcess haproxy;
     private int port;
+    private int statsPort;
 
     @AfterEach
     void stop() {
@@ -112,6 +116,36 @@ class HaproxyRoutingTest {
         }
     }
 
+    @Test
+    void aNodeItsAgentDrainsGetsNoNewRequestWhileItsReplicaIsThere(@TempDir Path folder) throws IOException {
+        start(3, 2, folder);
+        FakeNode drained = nodes.get(2);
+        drained.drain();
+        List<String> itsObjects = objectNames().stream().filter(name -> owners(name, 2).contains(drained.name()))
+            .limit(20).toList();
+        long giveUpNs = SystemClocks.nanoClock().nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int answeredByDrained;
+        do {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            answeredByDrained = 0;
+            for (String name : itsObjects) {
+                answeredByDrained += drained.name().equals(get(encode(name)).node()) ? 1 : 0;
+            }
+        } while (answeredByDrained > 0 && SystemClocks.nanoClock().nanoTime() - giveUpNs < 0);
+        assertEquals(0, answeredByDrained, "requests still reach the drained node\n" + haproxy.log());
+        for (String name : objectNames()) {
+            Answer answer = get(encode(name));
+            assertTrue(owners(name, 2).contains(answer.node()) && !answer.node().equals(drained.name()), name);
+        }
+    }
+
+    @Test
+    void theStatsPageAndMetricsAnswerOnTheirPort(@TempDir Path folder) throws IOException {
+        start(3, 2, folder);
+        assertEquals(200, get(statsPort, "/stats").status());
+        assertEquals(200, get(statsPort, "/metrics").status());
+    }
+
     private void start(int count, int replicas, Path folder) throws IOException {
         HaproxyProcess.binary();
         List<HaproxyNode> cluster = new ArrayList<>();
@@ -119,11 +153,12 @@ class HaproxyRoutingTest {
             FakeNode node = new FakeNode("node-" + (char) ('a' + i));
             nodes.add(node);
             cluster.add(new HaproxyNode(node.name(), "127.0.0.1", node.port(), HaproxyProcess.freePort(),
-                HaproxyProcess.freePort()));
+                node.agentPort()));
         }
         port = HaproxyProcess.freePort();
+        statsPort = HaproxyProcess.freePort();
         haproxy = HaproxyProcess.start(new HaproxyConfig(cluster, replicas, "127.0.0.1:" + port)
-            .withStatsSocket(folder.resolve("haproxy.sock")), folder, port);
+            .withStatsSocket(folder.resolve("haproxy.sock")).withStatsBind("127.0.0.1:" + statsPort), folder, port);
     }
 
     private Set<String> names() {
@@ -166,6 +201,10 @@ class HaproxyRoutingTest {
 
     /** A GET through HAProxy on a connection of its own, read up to the end of its body. */
     private Answer get(String target, String... headers) throws IOException {
+        return get(port, target, headers);
+    }
+
+    private static Answer get(int port, String target, String... headers) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(10_000);
             StringBuilder request = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: rondo\r\n");
@@ -187,7 +226,8 @@ class HaproxyRoutingTest {
             }
             byte[] body = socket.getInputStream().readNBytes(length);
             assertEquals(length, body.length, target + ": the whole body");
-            assertFalse(status == 200 && node == null, target + " was answered by no node: " + head);
+            assertFalse(status == 200 && node == null && !target.startsWith("/stats") && !target.startsWith("/metrics"),
+                target + " was answered by no node: " + head);
             return new Answer(status, node);
         }
     }
