@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * A stand-in for a Rondo node's HTTP port and agent port: answers every request with 200 and a header naming
  * itself, and its health check ({@code HEAD /}) always; told to refuse, it answers everything else 503 as a node
- * with no room does. Its agent answers HAProxy's agent check with {@code up ready}, or {@code drain} once drained.
+ * with no room does, or 404 as a new owner an object has not reached yet does. Its agent answers HAProxy's agent
+ * check with {@code up ready}, or {@code drain} once drained.
  */
 final class FakeNode implements AutoCloseable {
 
@@ -24,7 +25,7 @@ final class FakeNode implements AutoCloseable {
     private final String name;
     private final HttpServer server;
     private final ServerSocket agent;
-    private volatile boolean refusing;
+    private volatile int refusal;
     private volatile String agentSays = "up ready\n";
 
     FakeNode(String name) throws IOException {
@@ -67,9 +68,9 @@ final class FakeNode implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** From now on, answers 503 but to its health check. */
-    void refuse() {
-        refusing = true;
+    /** From now on, answers {@code status} but to its health check. */
+    void refuse(int status) {
+        refusal = status;
     }
 
     private void answer(HttpExchange exchange) throws IOException {
@@ -77,7 +78,7 @@ final class FakeNode implements AutoCloseable {
             boolean health = exchange.getRequestMethod().equals("HEAD");
             byte[] body = name.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set(HEADER, name);
-            exchange.sendResponseHeaders(refusing && !health ? 503 : 200, health ? -1 : body.length);
+            exchange.sendResponseHeaders(refusal != 0 && !health ? refusal : 200, health ? -1 : body.length);
             if (!health) {
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);

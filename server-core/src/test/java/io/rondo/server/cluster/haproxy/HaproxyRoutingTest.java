@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The generated configuration run by the real HAProxy in front of stand-in nodes: every request that names an
  * object reaches one of the owners {@link Rendezvous} gives (the Lua and the Java agree), whatever the name's
- * characters; what names none reaches any node; a killed or refusing replica's requests reach the other.
+ * characters; what names none reaches any node; a killed, refusing or drained replica's requests reach the
+ * other.
  */
 class HaproxyRoutingTest {
 
@@ -103,11 +105,13 @@ class HaproxyRoutingTest {
         assertTrue(theirs > 100, "the killed node held " + theirs + " of 200 objects");
     }
 
-    @Test
-    void aRefusedRequestIsRetriedOnTheOtherReplica(@TempDir Path folder) throws IOException {
+    /** 503: a node with no room; 404: a new owner the object has not reached yet, while it is rebalanced. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {503, 404})
+    void aRefusedRequestIsRetriedOnTheOtherReplica(int status, @TempDir Path folder) throws IOException {
         start(3, 2, folder);
         FakeNode full = nodes.get(0);
-        full.refuse();
+        full.refuse(status);
         for (String name : objectNames()) {
             List<String> owners = owners(name, 2);
             Answer answer = get(encode(name));
