@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * set is what matters to the hash, and name order gives C(n, r) backends instead of n!/(n-r)!. Nothing is kept
  * current at run time: a node that joins or leaves means a new configuration and a reload.
  *
- * <p>Every server has an HTTP health check ({@code HEAD /}) and an agent check (the node's headroom: weight,
+ * <p>Every server has an HTTP health check ({@code HEAD /favicon.ico}) and an agent check (the node's headroom: weight,
  * {@code maxconn}, {@code drain}); a request that meets a refused connection, no answer, a timeout, a 503 or a
  * 404 (a new owner the object has not reached yet) is tried again on the set's other replica. What does not name
  * an object (the player's files, folder pages) goes to any node, and so does the TCP stream port, whose object is
