@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A stand-in for a Rondo node's HTTP port and agent port: answers every request with 200 and a header naming
- * itself, and its health check ({@code HEAD /favicon.ico}) always; told to refuse, it answers everything else 503 as a node
- * with no room does, or 404 as a new owner an object has not reached yet does. Its agent answers HAProxy's agent
- * check with {@code up ready}, or {@code drain} once drained.
+ * itself, and its health check ({@code HEAD /favicon.ico}) always; told to refuse, it answers everything else
+ * 503 as a node with no room does, or 404 as a new owner an object has not reached yet does. Its agent answers
+ * HAProxy's agent check with {@code up ready}, or {@code drain} once drained.
  */
 final class FakeNode implements AutoCloseable {
 
