@@ -8,11 +8,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -78,6 +85,38 @@ final class HaproxyProcess implements AutoCloseable {
             return true;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * The servers' health check statuses ({@code show stat} on the runtime API at {@code socket}) once every
+     * server has been checked, e.g. {@code L7OK}, {@code L7STS} (a wrong status), {@code L4CON} (refused).
+     */
+    Set<String> checkStatuses(Path socket) throws IOException {
+        long giveUpNs = SystemClocks.nanoClock().nanoTime() + START_LIMIT.toNanos();
+        while (true) {
+            Set<String> statuses = new HashSet<>();
+            List<String> rows = showStat(socket);
+            int column = List.of(rows.get(0).substring(2).split(",")).indexOf("check_status");
+            for (String row : rows.subList(1, rows.size())) {
+                String[] fields = row.split(",", -1);
+                if (!fields[1].equals("FRONTEND") && !fields[1].equals("BACKEND")) {
+                    statuses.add(fields[column]);
+                }
+            }
+            boolean checked = !statuses.contains("INI") && !statuses.contains("");
+            if (checked || SystemClocks.nanoClock().nanoTime() - giveUpNs > 0) {
+                return statuses;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    private static List<String> showStat(Path socket) throws IOException {
+        try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            channel.write(ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
+            String stat = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
+            return stat.lines().filter(line -> !line.isBlank()).toList();
         }
     }
 
