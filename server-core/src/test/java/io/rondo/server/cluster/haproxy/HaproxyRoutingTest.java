@@ -35,10 +35,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The generated configuration run by the real HAProxy in front of stand-in nodes: every request that names an
- * object reaches one of the owners {@link Rendezvous} gives (the Lua and the Java agree), whatever the name's
- * characters; what names none reaches any node; a killed, refusing or drained replica's requests reach the
- * other.
+ * The generated configuration run by the real HAProxy in front of stand-in nodes, and of real ones: every
+ * request that names an object reaches one of the owners {@link Rendezvous} gives (the Lua and the Java agree),
+ * whatever the name's characters; what names none reaches any node; a killed, refusing or drained replica's
+ * requests reach the other.
  */
 class HaproxyRoutingTest {
 
