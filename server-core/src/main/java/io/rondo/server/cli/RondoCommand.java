@@ -1,6 +1,7 @@
 package io.rondo.server.cli;
 
 import io.rondo.server.cli.admin.AdminCommand;
+import io.rondo.server.cli.cluster.ClusterCommand;
 import io.rondo.server.cli.play.PlayCommand;
 import io.rondo.server.cli.record.RecordCommand;
 import picocli.CommandLine;
@@ -20,6 +21,7 @@ import java.io.PrintWriter;
         RmCommand.class, MvCommand.class, DemoCommand.class,
         SimulateCommand.class,
         LoadCommand.class, ProfileCommand.class, DoctorCommand.class, AdminCommand.class, BenchCommand.class,
+        ClusterCommand.class,
         CommandLine.HelpCommand.class})
 public final class RondoCommand implements Runnable {
 

@@ -1,0 +1,5 @@
+/**
+ * HAProxy in front of a cluster of Rondo nodes: {@code rondo cluster haproxy-config}'s configuration, which sends
+ * each request straight to a node that holds its object.
+ */
+package io.rondo.server.cluster.haproxy;
