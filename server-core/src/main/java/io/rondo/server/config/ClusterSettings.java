@@ -31,12 +31,12 @@ public record ClusterSettings(List<Node> nodes, String dns, Ports dnsPorts, int 
     /** The agent port of a node {@code cluster.dns} finds, unless {@code cluster.ports.agent} says otherwise. */
     public static final int DEFAULT_AGENT_PORT = 8082;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]{0,62}");
 
     /**
      * One node, as {@code cluster.nodes} lists it.
      *
-     * @param name   its name, unique in the cluster: letters, digits, {@code . _ -}; it names the node in
+     * @param name   its name, unique in the cluster: letters, digits, {@code . -}; it names the node in
      *               placement, so renaming a node moves its objects
      * @param host   the host or address the other nodes and HAProxy reach it at
      * @param ports  its HTTP, stream, admin and agent ports
@@ -46,8 +46,8 @@ public record ClusterSettings(List<Node> nodes, String dns, Ports dnsPorts, int 
         /** Checks the node's name and host. */
         public Node {
             if (name == null || !NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("cluster.nodes: a node's name is 1 to 63 letters, digits, '.', "
-                    + "'_' or '-', starting with a letter or digit, was '" + name + "'");
+                throw new IllegalArgumentException("cluster.nodes: a node's name is 1 to 63 letters, digits, '.' "
+                    + "or '-' (HAProxy's names are made of them), starting with a letter or digit, was '" + name + "'");
             }
             if (host == null || host.isBlank()) {
                 throw new IllegalArgumentException("cluster.nodes: node " + name + " needs a host");

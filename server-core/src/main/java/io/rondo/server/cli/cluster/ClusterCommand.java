@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "cluster",
     description = "Several Rondo nodes as one service behind HAProxy.",
     mixinStandardHelpOptions = true,
-    subcommands = {HaproxyConfigCommand.class})
+    subcommands = {StatusCommand.class, RebalanceCommand.class, HaproxyConfigCommand.class})
 public final class ClusterCommand implements Runnable {
 
     @Spec

@@ -3,6 +3,8 @@ package io.rondo.server.cli.cluster;
 import io.rondo.server.cluster.haproxy.HaproxyBinary;
 import io.rondo.server.cluster.haproxy.HaproxyConfig;
 import io.rondo.server.cluster.haproxy.HaproxyNode;
+import io.rondo.server.config.ClusterSettings;
+import io.rondo.server.config.RondoConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,15 +40,19 @@ final class HaproxyConfigCommand implements Callable<Integer> {
         description = "The folder to write haproxy.cfg and rondo-placement.lua into (made if missing).")
     private Path out;
 
-    @Option(names = "--node", required = true, paramLabel = "NAME=HOST:HTTP:STREAM:AGENT",
+    @Option(names = "--node", paramLabel = "NAME=HOST:HTTP:STREAM:AGENT",
         converter = NodeConverter.class,
         description = "A node: its name in the cluster, its host and its HTTP, stream and agent ports. Repeat for "
-            + "each node.")
+            + "each node. Without it, the nodes of the configuration's cluster: section.")
     private List<HaproxyNode> nodes;
 
-    @Option(names = "--replicas", defaultValue = "2", paramLabel = "N",
-        description = "How many nodes hold each object (default: ${DEFAULT-VALUE}).")
-    private int replicas;
+    @Option(names = "--replicas", paramLabel = "N",
+        description = "How many nodes hold each object (default: cluster.replicas of the configuration).")
+    private Integer replicas;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "The configuration whose cluster: section lists the nodes (default: config/rondo.yaml).")
+    private Path configFile;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1:8000", paramLabel = "HOST:PORT",
         description = "Where HAProxy listens for HTTP: objects, pages, the player, WebSocket streams "
@@ -68,7 +74,18 @@ final class HaproxyConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        HaproxyConfig config = new HaproxyConfig(nodes, replicas, bind).withStreamBind(streamBind)
+        ClusterSettings cluster = (configFile == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
+            : RondoConfig.load(configFile)).clusterSettings();
+        if (nodes == null) {
+            if (cluster.nodes().isEmpty()) {
+                throw new IllegalArgumentException("no nodes: give --node NAME=HOST:HTTP:STREAM:AGENT for each, or "
+                    + "list them in the configuration's cluster.nodes");
+            }
+            nodes = cluster.nodes().stream().map(node -> new HaproxyNode(node.name(), node.host(),
+                node.ports().http(), node.ports().stream(), node.ports().agent())).toList();
+        }
+        HaproxyConfig config = new HaproxyConfig(nodes, replicas != null ? replicas : cluster.replicas(), bind)
+            .withStreamBind(streamBind)
             .withStatsSocket(statsSocket != null ? statsSocket : out.resolve("haproxy.sock"));
         if (statsBind != null) {
             config = config.withStatsBind(statsBind);
