@@ -76,6 +76,11 @@ final class ServeCommand implements Callable<Integer> {
             + "/admin/, on admin.address (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     private int adminPort;
 
+    @Option(names = "--agent-port", paramLabel = "PORT",
+        description = "The port of the agent HAProxy's agent-check reads, on --address: one line of the node's "
+            + "headroom (weight, maxconn, drain, down; docs/cluster-agent.md) (default: no agent; 0 picks a free one).")
+    private int agentPort = -1;
+
     @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
         description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     private String address;
@@ -102,6 +107,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (adminPort < 0 || adminPort > 65535) {
             throw new IllegalArgumentException("--admin-port must be between 0 and 65535, was " + adminPort);
+        }
+        if (agentPort < -1 || agentPort > 65535) {
+            throw new IllegalArgumentException("--agent-port must be between 0 and 65535, was " + agentPort);
         }
         if (diskProfile != null && !diskProfile.equals(StorageSettings.MEASURED_DISK_PROFILE)) {
             try {
@@ -179,6 +187,7 @@ final class ServeCommand implements Callable<Integer> {
                 .httpAddress(new InetSocketAddress(address, port))
                 .streamAddress(new InetSocketAddress(address, streamPort))
                 .adminAddress(new InetSocketAddress(admin.address(), adminPort))
+                .agentPort(agentPort)
                 .tokens(tokens)
                 .nanoClock(SystemClocks.nanoClock())
                 .epochClock(SystemClocks.epochClock())
@@ -199,6 +208,8 @@ final class ServeCommand implements Callable<Integer> {
                         ? "the admin token is $" + AdminTokens.ADMIN_ENV
                         : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
                             + tokens.adminFile());
+                server.agentAddress().ifPresent(agent -> out.printf("agent for HAProxy's agent-check at %s:%d%n",
+                    agent.getHostString(), agent.getPort()));
                 out.flush();
                 AdminUrlFile.write(library.dataFolder(), adminUrl);
                 try {
