@@ -14,6 +14,7 @@ import io.rondo.server.RondoContext;
 import io.rondo.server.RondoServer;
 import io.rondo.server.cluster.agent.AgentLine;
 import io.rondo.server.cluster.agent.AgentProbe;
+import io.rondo.server.cli.RondoCommand;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.content.Library;
 import io.rondo.server.stream.Drain;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -133,6 +136,28 @@ class DrainTest {
         assertEquals(403, admin("POST", "/api/v1/server/drain", AdminFixture.READ).statusCode());
         assertEquals(401, admin("POST", "/api/v1/server/drain", null).statusCode());
         assertTrue(!json(admin("GET", "/api/v1/server", AdminFixture.READ), 200).path("draining").asBoolean());
+    }
+
+    @Test
+    void rondoAdminDrainDrainsTheServerAndOffEndsTheDrain() throws Exception {
+        Path token = Files.writeString(temp.resolve("admin.token"), AdminFixture.ADMIN + "\n");
+
+        assertEquals("draining: an operator drained the server; no new stream is admitted; the agent says "
+            + "'up drain 100% #an operator drained the server'\n", rondo("admin", "--url", server.admin().url(),
+            "--token-file", token.toString(), "drain"));
+        assertTrue(server.streams().drain().byOperator());
+        assertEquals("ready: new streams are admitted; the agent says 'up ready 100%'\n", rondo("admin", "--url",
+            server.admin().url(), "--token-file", token.toString(), "drain", "--off"));
+        assertTrue(!server.streams().drain().draining());
+    }
+
+    /** What {@code rondo ARGS} prints, having exited 0. */
+    private static String rondo(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(0, RondoCommand.execute(args, new PrintWriter(out, true), new PrintWriter(err, true)),
+            err.toString());
+        return out.toString();
     }
 
     private StreamClient stream() throws Exception {
