@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -35,6 +36,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A whole server with its agent port, drained and let go again through the admin API: the line
  * HAProxy reads on the agent's socket, a new stream refused while the one playing goes on and HTTP
- * is served, and the metrics.
+ * is served, and the metrics; and its disk failing, then working again.
  */
 @Timeout(120)
 class DrainTest {
@@ -56,6 +58,7 @@ class DrainTest {
     @TempDir
     Path temp;
 
+    private final AtomicBoolean diskFails = new AtomicBoolean();
     private Library library;
     private RondoServer server;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -71,7 +74,13 @@ class DrainTest {
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("t.txt"), "text"), "/t.txt", null,
             0), c -> { });
         server = RondoServer.start(new RondoContext().library(library).model(DiskProfile.paperDisk()).emulate(true)
-            .agentPort(0).tokens(AdminTokens.of(AdminFixture.ADMIN, AdminFixture.READ)));
+            .agentPort(0).tokens(AdminTokens.of(AdminFixture.ADMIN, AdminFixture.READ))
+            .device(device -> (request, task, scratch) -> {
+                if (diskFails.get()) {
+                    throw new IOException("an input/output error, as a dying disk gives");
+                }
+                return device.read(request, task, scratch);
+            }));
     }
 
     @AfterEach
@@ -129,6 +138,21 @@ class DrainTest {
 
         assertTrue(state.path("draining").asBoolean() && state.path("stopping").asBoolean(), state.toString());
         assertEquals(AgentLine.Admin.DRAIN, AgentProbe.read(server.agentAddress().orElseThrow(), PROBE).admin());
+    }
+
+    @Test
+    void aNodeWhoseDiskFailsIsDownUntilItsDiskReadsAgain() throws Exception {
+        InetSocketAddress agent = server.agentAddress().orElseThrow();
+        diskFails.set(true);
+
+        assertEquals(500, get("/t.txt").statusCode());
+        AgentLine down = AgentProbe.read(agent, PROBE);
+        assertEquals(AgentLine.Health.DOWN, down.health(), down.format());
+        assertTrue(down.reason().startsWith("disk " + server.disks().diskNames().get(0) + " fails: "), down.reason());
+
+        diskFails.set(false);
+        assertEquals("text", get("/t.txt").body());
+        assertEquals(AgentLine.Health.UP, AgentProbe.read(agent, PROBE).health());
     }
 
     @Test
