@@ -3,12 +3,8 @@ package io.rondo.server.cluster.agent;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.util.ReferenceCountUtil;
 import io.rondo.server.net.Transport;
 
 import java.net.InetSocketAddress;
@@ -45,7 +41,13 @@ public final class AgentServer implements AutoCloseable {
         try {
             Channel channel = Transport.bind(new ServerBootstrap().group(group)
                 .channel(Transport.serverChannel())
-                .childHandler(new LineHandler(lines)), address, " for the agent check", "--agent-port");
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel connection) {
+                        Transport.answerAndClose(connection,
+                            Unpooled.copiedBuffer(lines.get().format() + "\n", StandardCharsets.US_ASCII));
+                    }
+                }), address, " for the agent check", "--agent-port");
             return new AgentServer(group, channel);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -62,32 +64,5 @@ public final class AgentServer implements AutoCloseable {
     public void close() {
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    /** Writes the line at once and closes; drops what the checker sends. Shared by every connection. */
-    @ChannelHandler.Sharable
-    private static final class LineHandler extends ChannelInboundHandlerAdapter {
-
-        private final Supplier<AgentLine> lines;
-
-        LineHandler(Supplier<AgentLine> lines) {
-            this.lines = lines;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            ctx.writeAndFlush(Unpooled.copiedBuffer(lines.get().format() + "\n", StandardCharsets.US_ASCII))
-                .addListener(ChannelFutureListener.CLOSE);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object message) {
-            ReferenceCountUtil.release(message);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
-        }
     }
 }
