@@ -35,10 +35,9 @@ import java.util.Optional;
  * A whole Rondo server, built and started in one place from a {@link RondoContext}: the disks with
  * their executors, round clock and generator; the stream server with its sender and admission;
  * metrics and the event stream; the admin API and its server; the agent HAProxy checks, if asked
- * for; the HTTP server. {@code rondo serve}
- * starts one from its configuration, a test from a RondoContext of its own (ephemeral ports, an
- * emulated disk, a stepped clock). Closing stops them in the reverse order of their start; the
- * library is the caller's.
+ * for; the HTTP server. {@code rondo serve} starts one from its configuration, a test from a
+ * RondoContext of its own (ephemeral ports, an emulated disk, a stepped clock). Closing stops them
+ * in the reverse order of their start; the library is the caller's.
  */
 public final class RondoServer implements AutoCloseable {
 
@@ -199,7 +198,7 @@ public final class RondoServer implements AutoCloseable {
         return admin;
     }
 
-    /** The line the node's agent gives HAProxy, reckoned afresh at each call. */
+    /** What the node's agent tells HAProxy: its {@link AgentReport#line() line} is reckoned afresh at each call. */
     public AgentReport agent() {
         return agent;
     }
