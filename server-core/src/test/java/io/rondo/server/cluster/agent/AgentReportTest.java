@@ -72,6 +72,25 @@ class AgentReportTest {
     }
 
     @Test
+    void aNodeWhoseNetworkIsTakenDrainsThoughItsDiskHasRoom() {
+        AdmissionController linked = new AdmissionController(Map.of("sda", DiskProfile.paperDisk()),
+            AdmissionConfig.defaults().withNetworkBitsPerSecond(13_000_000), clock);
+        AgentReport node = new AgentReport(linked, new DiskHealth(Map.of("sda", sda)), drained::get);
+        int admitted = 0;
+        while (linked.admit(StreamDemand.onDisk(admitted + 1, "sda", STREAM)).accepted()) {
+            admitted++;
+        }
+
+        AgentLine line = node.line();
+
+        assertEquals(3, admitted, "three streams of 4 Mbit/s fit 13 Mbit/s");
+        assertEquals(AgentLine.Admin.DRAIN, line.admin(), line.format());
+        assertEquals(0, line.weightPercent());
+        assertEquals(3, line.maxconn());
+        assertTrue(line.reason().contains("the network"), line.reason());
+    }
+
+    @Test
     void aNodeAnOperatorDrainedSaysDrainAndKeepsItsWeightForWhenItIsReadyAgain() {
         admit();
         drained.set("an operator drained the server");
