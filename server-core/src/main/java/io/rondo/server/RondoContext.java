@@ -35,6 +35,7 @@ public final class RondoContext {
     InetSocketAddress httpAddress;
     InetSocketAddress streamAddress;
     InetSocketAddress adminAddress;
+    int agentPort = -1;
     boolean emulate;
     DiskIo diskIo;
     Function<BlockDevice, BlockDevice> device = Function.identity();
@@ -97,6 +98,15 @@ public final class RondoContext {
     /** Where the admin API listens (default: an ephemeral port on the loopback address). */
     public RondoContext adminAddress(InetSocketAddress address) {
         this.adminAddress = address;
+        return this;
+    }
+
+    /**
+     * The port of the agent HAProxy's {@code agent-check} reads, on the HTTP address's host: 0 for a
+     * free one, negative (the default) for no agent.
+     */
+    public RondoContext agentPort(int port) {
+        this.agentPort = port;
         return this;
     }
 

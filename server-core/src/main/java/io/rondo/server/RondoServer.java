@@ -3,11 +3,15 @@ package io.rondo.server;
 import io.rondo.server.admin.AdminApi;
 import io.rondo.server.admin.AdminRouter;
 import io.rondo.server.admin.AdminServer;
-import io.rondo.server.cluster.ClusterRuntime;
+import io.rondo.server.admin.DrainResource;
 import io.rondo.server.admin.LiveResource;
 import io.rondo.server.admin.ObjectsResource;
 import io.rondo.server.admin.PolicyControl;
 import io.rondo.server.admin.PolicyFile;
+import io.rondo.server.cluster.ClusterRuntime;
+import io.rondo.server.cluster.agent.AgentReport;
+import io.rondo.server.cluster.agent.AgentServer;
+import io.rondo.server.cluster.agent.DiskHealth;
 import io.rondo.server.config.AdminSettings;
 import io.rondo.server.config.DirectMemory;
 import io.rondo.server.config.RondoConfig;
@@ -26,14 +30,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Optional;
 
 /**
  * A whole Rondo server, built and started in one place from a {@link RondoContext}: the disks with
  * their executors, round clock and generator; the stream server with its sender and admission;
- * metrics and the event stream; the admin API and its server; the HTTP server. {@code rondo serve}
- * starts one from its configuration, a test from a RondoContext of its own (ephemeral ports, an
- * emulated disk, a stepped clock). Closing stops them in the reverse order of their start; the
- * library is the caller's.
+ * metrics and the event stream; the admin API and its server; the agent HAProxy checks, if asked
+ * for; the HTTP server. {@code rondo serve} starts one from its configuration, a test from a
+ * RondoContext of its own (ephemeral ports, an emulated disk, a stepped clock). Closing stops them
+ * in the reverse order of their start; the library is the caller's.
  */
 public final class RondoServer implements AutoCloseable {
 
@@ -48,6 +53,8 @@ public final class RondoServer implements AutoCloseable {
     private AdminApi api;
     private ClusterRuntime cluster;
     private AdminServer admin;
+    private AgentReport agent;
+    private AgentServer agentServer;
     private HttpServer http;
     private ConnectionLimit httpLimit;
     private ConnectionLimit streamLimit;
@@ -105,8 +112,10 @@ public final class RondoServer implements AutoCloseable {
             new Publishing(recordings, context.tokens::canPublish), config.schedulerSettings().combinationSettings()));
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
+        agent = new AgentReport(streams.admission(), DiskHealth.of(disks), streams.drain()::reason);
         ServerMetrics.bind(metrics, events, disks, streams, config.responseBoundMs());
         ServerMetrics.bindLive(metrics, recordings.totals());
+        ServerMetrics.bindAgent(metrics, agent, streams.drain());
         policy = new PolicyControl(disks, streams.admission(), events, config.policy(), config.responseBoundMs(),
             new PolicyFile(library.dataFolder().resolve("rondo").resolve(PolicyControl.FILE)), DirectMemory.maxBytes(),
             streams::requestCycle);
@@ -116,9 +125,14 @@ public final class RondoServer implements AutoCloseable {
         cluster = started(ClusterRuntime.start(context.cluster, context.tokens.nodeToken(), context.nanoClock));
         new ObjectsResource(library, streams, adminSettings.maxUploadBytes(), cluster).routes(router);
         new LiveResource(recordings, streams, library.directory(), disks).routes(router);
+        new DrainResource(streams.drain(), agent).routes(router);
         admin = started(AdminServer.start(context.adminAddress, router, context.tokens, metrics,
             adminSettings.maxUploadBytes(), adminSettings.tlsCert(), adminSettings.tlsKey(),
             context.httpSettings.headerTimeoutMs(), context.clock, context.nanoClock, adminLimit));
+        if (context.agentPort >= 0) {
+            agentServer = started(AgentServer.start(new InetSocketAddress(context.httpAddress.getHostString(),
+                context.agentPort), agent::line));
+        }
         disks.start();
         http = started(HttpServer.on(context.httpAddress, library.directory(), disks)
                 .streams(streams)
@@ -153,10 +167,12 @@ public final class RondoServer implements AutoCloseable {
     }
 
     /**
-     * Begins an orderly stop: the health probes say the server is draining and every stream is
-     * ended with a reason its client is told.
+     * Begins an orderly stop: new streams are refused and the agent tells the balancer
+     * {@code drain}, the health probes say the server is draining, and every stream is ended with a
+     * reason its client is told.
      */
     public void drain() {
+        streams.drain().stopping();
         api.draining();
         streams.endStreams();
     }
@@ -184,6 +200,16 @@ public final class RondoServer implements AutoCloseable {
 
     public AdminServer admin() {
         return admin;
+    }
+
+    /** What the node's agent tells HAProxy: its {@link AgentReport#line() line} is reckoned afresh at each call. */
+    public AgentReport agent() {
+        return agent;
+    }
+
+    /** Where the agent HAProxy checks listens; empty when {@link RondoContext#agentPort(int)} asked for none. */
+    public Optional<InetSocketAddress> agentAddress() {
+        return Optional.ofNullable(agentServer).map(AgentServer::address);
     }
 
     public AdminApi api() {
@@ -217,7 +243,7 @@ public final class RondoServer implements AutoCloseable {
         return adminLimit;
     }
 
-    /** Stops the HTTP server, the admin server, the stream server and the disks, in that order. */
+    /** Stops the HTTP server, the agent, the admin server, the stream server and the disks, in that order. */
     @Override
     public void close() {
         while (!started.isEmpty()) {

@@ -6,11 +6,13 @@ import io.rondo.scheduler.cycle.Step;
 import io.rondo.scheduler.admission.BufferMode;
 import io.rondo.scheduler.exec.BufferPool;
 import io.rondo.scheduler.exec.DiskExecutor;
+import io.rondo.server.cluster.agent.AgentReport;
 import io.rondo.server.live.LiveTotals;
 import io.rondo.server.observe.DiskWatch;
 import io.rondo.server.observe.EventHub;
 import io.rondo.server.observe.RondoMetrics;
 import io.rondo.server.runtime.DiskRuntime;
+import io.rondo.server.stream.Drain;
 import io.rondo.server.stream.StreamServer;
 
 import java.util.Locale;
@@ -107,5 +109,13 @@ public final class ServerMetrics {
             Tags.empty(), totals, LiveTotals::bytesWritten);
         metrics.functionCounter("rondo.live.bytes.received", "Bytes the recordings' publishers sent", Tags.empty(),
             totals, LiveTotals::bytesReceived);
+    }
+
+    /** Binds what the node tells its balancer: the agent's weight, and whether it is draining. */
+    public static void bindAgent(RondoMetrics metrics, AgentReport agent, Drain drain) {
+        metrics.gauge("rondo.agent.weight", "The weight the agent gives HAProxy, in percent: the free share of the "
+            + "node's most committed resource (0 when full)", Tags.empty(), agent, a -> a.line().weightPercent());
+        metrics.gauge("rondo.draining", "1 while the node refuses new streams (drained by an operator, or stopping), "
+            + "else 0", Tags.empty(), drain, d -> d.draining() ? 1 : 0);
     }
 }

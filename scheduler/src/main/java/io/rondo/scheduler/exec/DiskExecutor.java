@@ -72,6 +72,7 @@ public final class DiskExecutor implements Agent {
     private volatile int fifoSnapshot;
     private volatile int scanListSnapshot;
     private volatile long ioErrors;
+    private volatile long reads;
     private volatile long writes;
     private volatile long writeBytes;
     private long errorsLogged;
@@ -254,6 +255,11 @@ public final class DiskExecutor implements Agent {
         return ioErrors;
     }
 
+    /** Reads done, each with its bytes. Any thread may ask. */
+    public long reads() {
+        return reads;
+    }
+
     /** Writes done (forced too, where asked). Any thread may ask. */
     public long writes() {
         return writes;
@@ -286,8 +292,7 @@ public final class DiskExecutor implements Agent {
                 buffer = task.streamId() == BufferPool.NO_STREAM ? buffers.acquire(span)
                     : buffers.acquireForStream(task.streamId(), span);
                 if (buffer == null) {
-                    throw new IOException("no buffer memory left under the " + buffers.ceilingBytes()
-                        + "-byte ceiling for a read of " + span + " bytes");
+                    throw new BufferMemoryException(buffers.ceilingBytes(), span);
                 }
             }
             data = device.read(request, task, buffer == null ? null : buffer.buffer());
@@ -297,6 +302,7 @@ public final class DiskExecutor implements Agent {
         long completedNs = clock.nanoTime();
         scheduler.ioCompleted(completedNs);
         if (error == null) {
+            reads++;
             task.completion().completed(request, data, buffer, completedNs);
         } else if (error instanceof StreamEndedException cancelled) {
             task.completion().failed(request, cancelled, completedNs);

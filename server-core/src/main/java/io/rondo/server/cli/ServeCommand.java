@@ -79,6 +79,11 @@ final class ServeCommand implements Callable<Integer> {
             + "/admin/, on admin.address (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     private int adminPort;
 
+    @Option(names = "--agent-port", paramLabel = "PORT",
+        description = "The port of the agent HAProxy's agent-check reads, on --address: one line of the node's "
+            + "headroom (weight, maxconn, drain, down; docs/cluster-agent.md) (default: no agent; 0 picks a free one).")
+    private int agentPort = -1;
+
     @Option(names = "--address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
         description = "The address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     private String address;
@@ -97,7 +102,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--node", paramLabel = "NAME",
         description = "This server is node NAME of the cluster that rondo.yaml's cluster: section lists: its HTTP, "
-            + "stream and admin ports and its address come from that entry unless given here (docs/cluster.md).")
+            + "stream, admin and agent ports and its address come from that entry unless given here "
+            + "(docs/cluster.md).")
     private String node;
 
     @Override
@@ -112,6 +118,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (adminPort < 0 || adminPort > 65535) {
             throw new IllegalArgumentException("--admin-port must be between 0 and 65535, was " + adminPort);
+        }
+        if (agentPort < -1 || agentPort > 65535) {
+            throw new IllegalArgumentException("--agent-port must be between 0 and 65535, was " + agentPort);
         }
         if (diskProfile != null && !diskProfile.equals(StorageSettings.MEASURED_DISK_PROFILE)) {
             try {
@@ -196,6 +205,7 @@ final class ServeCommand implements Callable<Integer> {
                 .httpAddress(new InetSocketAddress(address, port))
                 .streamAddress(new InetSocketAddress(address, streamPort))
                 .adminAddress(new InetSocketAddress(admin.address(), adminPort))
+                .agentPort(agentPort)
                 .tokens(tokens)
                 .cluster(cluster)
                 .nanoClock(SystemClocks.nanoClock())
@@ -220,6 +230,8 @@ final class ServeCommand implements Callable<Integer> {
                         ? "the admin token is $" + AdminTokens.ADMIN_ENV
                         : (tokens.adminWritten() ? "wrote a new admin token to " : "the admin token is in ")
                             + tokens.adminFile());
+                server.agentAddress().ifPresent(agent -> out.printf("agent for HAProxy's agent-check at %s:%d%n",
+                    agent.getHostString(), agent.getPort()));
                 out.flush();
                 AdminUrlFile.write(library.dataFolder(), adminUrl);
                 try {
@@ -251,6 +263,7 @@ final class ServeCommand implements Callable<Integer> {
         streamPort = given.hasMatchedOption("--stream-port") ? streamPort : self.ports().stream();
         adminPort = given.hasMatchedOption("--admin-port") ? adminPort : self.ports().admin();
         address = given.hasMatchedOption("--address") ? address : self.host();
+        agentPort = given.hasMatchedOption("--agent-port") ? agentPort : self.ports().agent();
         return cluster;
     }
 

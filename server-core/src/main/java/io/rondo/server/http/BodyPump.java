@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.rondo.content.ingest.Directory;
 import io.rondo.content.model.MediaObject;
+import io.rondo.scheduler.exec.BufferMemoryException;
 import io.rondo.server.runtime.Chunk;
 import io.rondo.server.runtime.QueueFullException;
 
@@ -24,8 +25,10 @@ import java.util.List;
  *
  * <p>The answer's head, and any part header before the first byte read, is held until the first
  * read succeeds, so a first read that fails can still be answered with a status of its own: 503
- * with {@code Retry-After} when a disk's or the generator's queue is full
- * ({@link QueueFullException}: busy, try again shortly), 500 otherwise. A later read that fails
+ * with {@code Retry-After} when the server is short of room for it, a disk's or the generator's
+ * queue full ({@link QueueFullException}) or the buffer memory taken ({@link BufferMemoryException}):
+ * busy, try again shortly, or at another replica, as a balancer's {@code retry-on 503} does; 500
+ * otherwise. A later read that fails
  * can only cut the body short, and closes the connection.
  */
 abstract class BodyPump {
@@ -110,14 +113,15 @@ abstract class BodyPump {
 
     /**
      * The first read failed, so nothing of the answer is written yet: 503 with Retry-After if the
-     * disks were too busy to take it (the connection kept as the request asked, and the next
-     * request goes on), 500 and the connection closed otherwise.
+     * disks were too busy to take it or no buffer memory was left for it (the connection kept as the
+     * request asked, and the next request goes on), 500 and the connection closed otherwise.
      */
     private void refuse(Throwable error) {
         dropHeld();
-        if (error instanceof QueueFullException) {
+        if (error instanceof QueueFullException || error instanceof BufferMemoryException) {
             FullHttpResponse response = HttpResponses.text(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                "the disks are busy: try again in a moment");
+                error instanceof QueueFullException ? "the disks are busy: try again in a moment"
+                    : "the server's buffer memory is taken: try again in a moment");
             response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
             HttpUtil.setKeepAlive(response, keepAlive);
             HttpResponses.end(ctx, response, keepAlive);

@@ -2,10 +2,6 @@ package io.rondo.server.net;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.util.ReferenceCountUtil;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -90,22 +86,7 @@ public final class ConnectionLimit {
      * initializer in place of the port's pipeline.
      */
     public static void refuse(Channel channel, ByteBuf refusal) {
-        channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelActive(ChannelHandlerContext ctx) {
-                ctx.writeAndFlush(refusal).addListener(ChannelFutureListener.CLOSE);
-            }
-
-            @Override
-            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                ReferenceCountUtil.release(msg);
-            }
-
-            @Override
-            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                ctx.close();
-            }
-        });
+        Transport.answerAndClose(channel, refusal);
         channel.config().setAutoRead(false);
     }
 

@@ -20,7 +20,8 @@ public final class AdmissionLog {
     public static final int KEPT = 50;
 
     /** The reasons a stream is refused for that admission counts, in the order the API lists them. */
-    public static final List<String> REASONS = List.of("disk-time", "buffer-memory", "network", "client-profile");
+    public static final List<String> REASONS = List.of("disk-time", "buffer-memory", "network", "client-profile",
+        "draining");
 
     /** One decision. */
     public record Decision(String at, String object, String result, String reason, Long retryAfterSeconds,

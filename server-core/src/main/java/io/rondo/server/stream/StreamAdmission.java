@@ -36,7 +36,8 @@ import java.util.TreeMap;
  * buffer memory and the network for it; and the stream's fragment buffers are reserved, as its
  * client's declared buffer and rate allow ({@link ClientBuffering}: two of its own, one, or none
  * and a part in a shared account that admission sizes). Every decision goes to the admission log;
- * what an admitted stream holds is given back when it ends ({@link #release}). Thread-safe: every
+ * what an admitted stream holds is given back when it ends ({@link #release}). A drained server
+ * ({@link Drain}) admits nothing, with a retry-after. Thread-safe: every
  * stream's event loop asks; the shared accounts are sized under one lock, so the pool's follow
  * admission's in the order streams come and go.
  */
@@ -73,25 +74,28 @@ final class StreamAdmission {
     private final StreamRegistry registry;
     private final LiveRecordings live;
     private final ClientBufferUse clientBuffers;
+    private final Drain drain;
     private final Object sharing = new Object();
 
     StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry) {
-        this(directory, disks, admission, registry, null, BufferSettings.DEFAULT_CLIENT_BUFFERS);
+        this(directory, disks, admission, registry, null, BufferSettings.DEFAULT_CLIENT_BUFFERS, new Drain());
     }
 
     /**
      * @param live          the recordings being written, whose viewers are judged by their declared rate; null
      *                      for none
      * @param clientBuffers {@code buffers.clientBuffers}: which modes a client may get
+     * @param drain         whether the server takes new streams
      */
     StreamAdmission(Directory directory, DiskRuntime disks, AdmissionController admission, StreamRegistry registry,
-                    LiveRecordings live, ClientBufferUse clientBuffers) {
+                    LiveRecordings live, ClientBufferUse clientBuffers, Drain drain) {
         this.directory = directory;
         this.disks = disks;
         this.admission = admission;
         this.registry = registry;
         this.live = live;
         this.clientBuffers = clientBuffers;
+        this.drain = drain;
     }
 
     /** The recording being written as object {@code id}, if it is one. */
@@ -198,6 +202,12 @@ final class StreamAdmission {
      */
     private Answer admit(StreamDemand demand, String name, String client, long peakFragmentBytes,
                          ClientBuffering buffering) {
+        String drained = drain.reason();
+        if (drained != null) {
+            String why = drained + ": it admits no new stream; its other replicas do";
+            registry.log().refused(name, client, "draining", Drain.RETRY_AFTER_SECONDS, why);
+            return new Refused(RejectReason.DISK_TIME, Drain.RETRY_AFTER_SECONDS, why);
+        }
         long id = demand.streamId();
         String mode = "; this stream was charged as " + buffering.describe();
         synchronized (sharing) {

@@ -60,10 +60,12 @@ public final class StreamServer implements AutoCloseable {
     /** A new connection's session, from the directory and disks it reads. */
     private final BiFunction<Directory, DiskRuntime, SessionServices> sessions;
     private final AllowedOrigins origins;
+    private final Drain drain;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
                          AdmissionController admission, CycleControl cycles, StreamSender sender, AgentThreads threads,
-                         StreamSettings settings, BiFunction<Directory, DiskRuntime, SessionServices> sessions) {
+                         StreamSettings settings, BiFunction<Directory, DiskRuntime, SessionServices> sessions,
+                         Drain drain) {
         this.cycles = cycles;
         this.group = group;
         this.channel = channel;
@@ -73,6 +75,7 @@ public final class StreamServer implements AutoCloseable {
         this.threads = threads;
         this.settings = settings;
         this.sessions = sessions;
+        this.drain = drain;
         this.origins = new AllowedOrigins(settings.allowedOrigins());
     }
 
@@ -132,6 +135,7 @@ public final class StreamServer implements AutoCloseable {
                                      EpochClock epochClock, Publishing publishing, CombinationSettings combination)
         throws InterruptedException {
         StreamRegistry registry = new StreamRegistry(epochClock);
+        Drain drain = new Drain();
         LiveRecordings recordings = publishing.recordings();
         AdmissionController admission = new AdmissionController(disks.models(),
             config.withRound(Duration.ofNanos(disks.roundNs())).withBufferCeilingBytes(disks.buffers().ceilingBytes()),
@@ -161,9 +165,8 @@ public final class StreamServer implements AutoCloseable {
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
         BiFunction<Directory, DiskRuntime, SessionServices> sessions = (objects, reader) -> new SessionServices(reader,
-            new StreamAdmission(objects, reader, admission, registry, recordings, settings.clientBuffers()), registry,
-            sender, initSegments,
-            settings, reader.clock(), epochClock, publishing);
+            new StreamAdmission(objects, reader, admission, registry, recordings, settings.clientBuffers(), drain),
+            registry, sender, initSegments, settings, reader.clock(), epochClock, publishing);
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),
@@ -189,7 +192,8 @@ public final class StreamServer implements AutoCloseable {
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
-        return new StreamServer(group, channel, registry, admission, cycles, sender, threads, settings, sessions);
+        return new StreamServer(group, channel, registry, admission, cycles, sender, threads, settings, sessions,
+            drain);
     }
 
     /**
@@ -229,6 +233,11 @@ public final class StreamServer implements AutoCloseable {
     /** Glitches of all streams so far. */
     public long glitches() {
         return registry.glitches();
+    }
+
+    /** Whether the server takes new streams: an operator's drain, or a stop. */
+    public Drain drain() {
+        return drain;
     }
 
     public AdmissionController admission() {

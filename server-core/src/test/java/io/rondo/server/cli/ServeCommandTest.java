@@ -51,6 +51,9 @@ class ServeCommandTest {
         assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "0", "--stream-port", "0",
             "--admin-port", "-1"));
         assertTrue(stderr.toString().contains("--admin-port must be between 0 and 65535"), stderr.toString());
+        assertEquals(2, rondo("serve", "--data", data.toString(), "--port", "0", "--stream-port", "0",
+            "--admin-port", "0", "--agent-port", "65536"));
+        assertTrue(stderr.toString().contains("--agent-port must be between 0 and 65535"), stderr.toString());
     }
 
     @Test

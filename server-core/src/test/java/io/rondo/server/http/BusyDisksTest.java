@@ -26,8 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Disks too busy to take a read: the generator's queue holds one job and its thread is not
- * running, so the first GET's read waits there and the next finds the queue full.
+ * A server short of room for a read answers 503 with a Retry-After, so a client, or a balancer's
+ * {@code retry-on 503}, tries again later or at another replica: disks too busy to take the read
+ * (the generator's queue holds one job and its thread is not running, so the first GET's read
+ * waits there and the next finds the queue full), or no buffer memory left for it.
  */
 class BusyDisksTest {
 
@@ -61,6 +63,35 @@ class BusyDisksTest {
                 send(refused, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
                 assertTrue(head(refused.getInputStream()).startsWith("HTTP/1.1 200 "),
                     "the connection is kept: a folder page needs no disk");
+            }
+        }
+    }
+
+    @Test
+    void aReadWithNoBufferMemoryLeftIs503WithRetryAfterAndTheConnectionServesOn() throws Exception {
+        try (Library library = Library.open(RondoConfig.defaults(), temp.resolve("data"), SystemClocks.utc());
+             DiskRuntime disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
+                     .model(DiskProfile.paperDisk())
+                     .bufferCeilingBytes(4096)
+                     .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock()))) {
+            library.ingest().ingest(new IngestRequest(Files.write(temp.resolve("big.bin"), new byte[10_000]),
+                "/big.bin", null, 0), c -> { });
+            library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "some text"),
+                "/a.txt", null, 0), c -> { });
+            disks.start();
+            try (HttpServer server = HttpServer.on(new InetSocketAddress("127.0.0.1", 0), library.directory(), disks)
+                    .clock(SystemClocks.utc())
+                    .start();
+                 Socket client = new Socket("127.0.0.1", server.address().getPort())) {
+                client.setSoTimeout(5_000);
+                send(client, "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n");
+                String head = head(client.getInputStream());
+
+                assertTrue(head.startsWith("HTTP/1.1 503 "), "a read of 12 KiB finds a 4 KiB ceiling: " + head);
+                assertTrue(head.toLowerCase(Locale.ROOT).contains("\r\nretry-after: 1\r\n"), head);
+                send(client, "GET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertTrue(head(client.getInputStream()).startsWith("HTTP/1.1 200 "),
+                    "the connection is kept, and a read that fits the ceiling is served");
             }
         }
     }

@@ -88,6 +88,11 @@ final class AdminClient {
         return send(request(path).timeout(ANSWER_TIMEOUT).DELETE());
     }
 
+    /** Posts no body. */
+    Reply post(String path) {
+        return send(request(path).timeout(ANSWER_TIMEOUT).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
     /** Posts a JSON body. */
     Reply post(String path, JsonNode json) {
         byte[] body;

@@ -36,7 +36,8 @@ import java.util.Map;
     description = {
         "Administer a running server through its admin API.",
         "A client of rondo serve's admin port (--admin-port): list the streams and the disks' rounds, show and "
-            + "change the policy, end a stream, upload an object, list and stop the live recordings.",
+            + "change the policy, end a stream, upload an object, list and stop the live recordings, drain the "
+            + "server.",
         "",
         "The token is the admin token rondo serve wrote at its first start: --token-file FILE, else "
             + "$RONDO_ADMIN_TOKEN, else admin.tokenFile of the configuration, else "
@@ -44,7 +45,7 @@ import java.util.Map;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     subcommands = {StreamsCommand.class, DisksCommand.class, PolicyCommand.class, KickCommand.class,
-        SetCommand.class, UploadCommand.class, LiveCommand.class},
+        SetCommand.class, UploadCommand.class, LiveCommand.class, DrainCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:Done.",

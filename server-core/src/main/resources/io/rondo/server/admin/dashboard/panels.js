@@ -16,6 +16,7 @@ export const REASONS = {
   'buffer-memory': 'no buffer memory left',
   network: 'no network capacity left',
   'client-profile': 'the client\'s profile is too small',
+  draining: 'the server is drained',
 };
 
 /** The header: version, state and uptime (counted from the start), and the addresses served. */
