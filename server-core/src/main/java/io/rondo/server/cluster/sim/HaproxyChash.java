@@ -13,11 +13,13 @@ import java.util.List;
  * <p>Each server of weight 1 (the default) puts {@code BE_WEIGHT_SCALE} = 16 points on a 32-bit
  * ring, point {@code j} of the server with id {@code puid} at {@code full_hash(puid * 4096 + j)}
  * (Bob Jenkins' full-avalanche integer hash times 3221225473). A request's key is the sdbm hash
- * (the default function, no {@code avalanche}) of its URI up to the {@code ?}; it goes to the
- * server of the point nearest the key on either side, the earlier one on a tie
- * ({@code chash_get_server_hash}). With {@code hash-balance-factor} the lookup walks clockwise past
- * servers whose served count has reached their share of {@code ceil((served + 1) * factor / 100)}
- * ({@code chash_server_is_eligible}, Mirrokni, Thorup and Zadimoghaddam's bounded loads).
+ * of its URI up to the {@code ?} passed through the same {@code full_hash}: with no function
+ * named, {@code hash-type consistent} means sdbm with the {@code avalanche} modifier
+ * ({@code cfgparse-listen.c}). The request goes to the server of the point nearest the key on
+ * either side, the earlier one on a tie ({@code chash_get_server_hash}). With
+ * {@code hash-balance-factor} the lookup walks clockwise past servers whose served count has
+ * reached their share of {@code ceil((served + 1) * factor / 100)} ({@code chash_server_is_eligible},
+ * Mirrokni, Thorup and Zadimoghaddam's bounded loads).
  *
  * <p>A server marked down takes its points out of the ring, so only its keys move; a server added
  * with the next id adds 16 points and takes keys only for itself. Servers keep their ids: HAProxy
@@ -181,7 +183,10 @@ public final class HaproxyChash {
         return a * (int) 3221225473L;
     }
 
-    /** The key {@code balance uri} hashes: sdbm of the URI's bytes before any {@code ?}. */
+    /**
+     * The key {@code balance uri} looks up under {@code hash-type consistent}: sdbm of the URI's
+     * bytes before any {@code ?}, then {@code full_hash} (the avalanche modifier).
+     */
     public static int uriKey(String uri) {
         byte[] bytes = uri.getBytes(StandardCharsets.UTF_8);
         int hash = 0;
@@ -191,6 +196,6 @@ public final class HaproxyChash {
             }
             hash = (b & 0xff) + (hash << 6) + (hash << 16) - hash;
         }
-        return hash;
+        return fullHash(hash);
     }
 }
