@@ -29,7 +29,7 @@ import java.util.List;
 public final class HaproxyChash {
 
     /** Points per unit of weight: {@code BE_WEIGHT_SCALE} in {@code backend-t.h}. */
-    public static final int POINTS_PER_SERVER = 16;
+    private static final int POINTS_PER_SERVER = 16;
     private static final int SRV_EWGHT_RANGE = 256 * POINTS_PER_SERVER;
 
     private final int[] puids;
