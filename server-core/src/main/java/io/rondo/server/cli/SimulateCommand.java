@@ -43,6 +43,8 @@ import java.util.concurrent.Callable;
         "Stream combination (papers/003): fig3 and fig4 (against a fixed 500 ms and 5 s cycle, over time), "
             + "fig5a (against the initial cycle), fig5b (six workloads); --duration, --rate-unit and --memory "
             + "shape them.",
+        "Placement over a cluster (issue 25): cluster (rendezvous hashing with replicas against HAProxy's "
+            + "consistent hashing, 10 to 1,000 nodes, Zipf popularity); --nodes, --zipf, --replicas shape it.",
         "Writes DIR/<name>.csv and DIR/<name>.png and prints a table."},
     mixinStandardHelpOptions = true,
     sortOptions = false)
@@ -52,7 +54,7 @@ final class SimulateCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "EXPERIMENT", defaultValue = "fig9",
-        description = "fig9, fig10, fig11, custom, fig3, fig4, fig5a or fig5b (default: ${DEFAULT-VALUE}).")
+        description = "fig9, fig10, fig11, custom, fig3, fig4, fig5a, fig5b or cluster (default: ${DEFAULT-VALUE}).")
     private String experimentName;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "simulation",
@@ -119,8 +121,22 @@ final class SimulateCommand implements Callable<Integer> {
     @Mixin
     private CombinationPresets combination;
 
+    @Mixin
+    private ClusterPresets cluster;
+
     @Override
     public Integer call() {
+        if (!experimentName.equals(ClusterPresets.NAME) && cluster.given()) {
+            throw new IllegalArgumentException("--nodes, --zipf, --replicas, --capacity, --objects-per-node and "
+                + "--balance-factor shape the cluster simulation, not " + experimentName);
+        }
+        if (experimentName.equals(ClusterPresets.NAME)) {
+            if (combination.given()) {
+                throw new IllegalArgumentException("--duration, --rate-unit and --memory shape the papers/003 "
+                    + "experiments " + CombinationExperiment.NAMES + ", not " + experimentName);
+            }
+            return cluster.run(seed, out, quiet, spec.commandLine().getOut());
+        }
         if (CombinationExperiment.NAMES.contains(experimentName)) {
             return combination.run(experimentName, seed, out, quiet, spec.commandLine().getOut());
         }

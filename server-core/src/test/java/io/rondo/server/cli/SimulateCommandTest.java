@@ -137,4 +137,42 @@ class SimulateCommandTest {
         System.arraycopy(second, 0, all, first.length, second.length);
         return all;
     }
+
+    /** cluster: two sizes, two replica counts and HAProxy's schemes, a row each per demand; one output a seed. */
+    @Test
+    void clusterWritesTheComparison() throws IOException {
+        int exit = rondo("simulate", "cluster", "--nodes", "10,40", "--replicas", "1,2", "--zipf", "0.9",
+            "--out", out.toString(), "-q");
+
+        assertEquals(0, exit, stderr.toString());
+        List<String> csv = Files.readAllLines(out.resolve("cluster.csv"));
+        assertEquals(ClusterPresets.CSV_HEADER, csv.get(0));
+        assertEquals(1 + 2 * 4 * 2, csv.size(), "sizes x schemes x demands: " + csv);
+        assertTrue(csv.get(1).startsWith("rendezvous r=1,10,500,0.90,360,"), csv.get(1));
+        assertTrue(csv.stream().anyMatch(row -> row.startsWith("haproxy chash bf150,40,2000,1.00,1600,")),
+            csv.toString());
+        BufferedImage chart = ImageIO.read(out.resolve("cluster.png").toFile());
+        assertNotNull(chart, "cluster.png is a PNG");
+        assertEquals(3 * 720, chart.getWidth(), "load, refusals, moves");
+        assertTrue(stdout.toString().contains("Zipf 0.90"), stdout.toString());
+        assertTrue(stdout.toString().contains("moved/join (ideal)"), stdout.toString());
+
+        Path again = out.resolve("again");
+        assertEquals(0, rondo("simulate", "cluster", "--nodes", "10,40", "--replicas", "1,2", "--zipf", "0.9",
+            "--out", again.toString(), "-q"));
+        assertEquals(csv, Files.readAllLines(again.resolve("cluster.csv")), "one seed, one output");
+    }
+
+    /** cluster's options are checked, and refused where they mean nothing. */
+    @Test
+    void clusterOptionsAreRefusedWithTheReason() {
+        assertEquals(2, rondo("simulate", "cluster", "--replicas", "0", "--out", out.toString(), "-q"));
+        assertTrue(stderr.toString().contains("replica counts must be 1 to 16"), stderr.toString());
+        assertEquals(2, rondo("simulate", "cluster", "--nodes", "1", "--out", out.toString(), "-q"));
+        assertTrue(stderr.toString().contains("a cluster needs at least 2 nodes"), stderr.toString());
+        assertEquals(2, rondo("simulate", "fig9", "--nodes", "10", "--out", out.toString()));
+        assertTrue(stderr.toString().contains("shape the cluster simulation"), stderr.toString());
+        assertEquals(2, rondo("simulate", "cluster", "--duration", "60", "--out", out.toString()));
+        assertTrue(stderr.toString().contains("shape the papers/003 experiments"), stderr.toString());
+    }
 }
