@@ -13,6 +13,7 @@ import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.content.Library;
+import io.rondo.server.stream.Elsewhere;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 
@@ -20,6 +21,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -47,6 +49,7 @@ public final class RondoContext {
     Clock clock;
     ThreadingMode threadingMode = ThreadingMode.DEDICATED;
     Waiter waiter;
+    Elsewhere elsewhere = Elsewhere.NONE;
     boolean concluded;
 
     /** The configuration every other default comes from (default: {@link RondoConfig#defaults()}). */
@@ -189,6 +192,19 @@ public final class RondoContext {
     public RondoContext waiter(Waiter waiter) {
         this.waiter = waiter;
         return this;
+    }
+
+    /**
+     * Where an OPEN this node cannot serve (it does not hold the object, or has no room) is sent by
+     * REDIRECT: the cluster's other nodes (default: {@link Elsewhere#NONE}, a single server).
+     */
+    public RondoContext elsewhere(Elsewhere elsewhere) {
+        this.elsewhere = Objects.requireNonNull(elsewhere, "elsewhere");
+        return this;
+    }
+
+    public Elsewhere elsewhere() {
+        return elsewhere;
     }
 
     /**

@@ -100,7 +100,8 @@ public final class RondoServer implements AutoCloseable {
             id -> recordings.byId(id).isPresent(), config.liveSettings().retention(), context.clock));
         streams = started(StreamServer.start(context.streamAddress, library.directory(), disks,
             context.admission, context.streamSettings, streamLimit, context.epochClock,
-            new Publishing(recordings, context.tokens::canPublish), config.schedulerSettings().combinationSettings()));
+            new Publishing(recordings, context.tokens::canPublish), config.schedulerSettings().combinationSettings(),
+            context.elsewhere));
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
         ServerMetrics.bind(metrics, events, disks, streams, config.responseBoundMs());
