@@ -3,6 +3,7 @@ package io.rondo.client;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneOffset;
 
 /**
@@ -17,7 +18,7 @@ import java.time.ZoneOffset;
  * @param backoff  the wait before the first attempt; each further attempt waits twice the one before
  * @param clock    the wall clock a gap's length is measured on
  */
-public record Reconnect(int attempts, Duration backoff, Clock clock) {
+public record Reconnect(int attempts, Duration backoff, InstantSource clock) {
 
     /** Checks the attempts are not negative and the backoff not negative. */
     public Reconnect {

@@ -18,11 +18,8 @@ import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.RejectReason;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,33 +39,10 @@ class StreamClientRedirectTest {
                 ByteBuffer.wrap(new byte[] {(byte) index}));
     }
 
-    /** A wall clock that moves 250 ms each time it is read. */
-    private static final class SteppingClock extends Clock {
-        private final AtomicLong millis = new AtomicLong(1_795_000_000_000L);
-
-        @Override
-        public long millis() {
-            return millis.getAndAdd(250);
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
+    /** Reconnects with a wall clock that moves 250 ms each time it is read. */
     private static Reconnect reconnect(int attempts) {
-        return new Reconnect(attempts, Duration.ofMillis(1), new SteppingClock());
+        AtomicLong millis = new AtomicLong(1_795_000_000_000L);
+        return new Reconnect(attempts, Duration.ofMillis(1), () -> Instant.ofEpochMilli(millis.getAndAdd(250)));
     }
 
     @Test
