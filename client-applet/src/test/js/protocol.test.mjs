@@ -44,7 +44,7 @@ function frame(type, payloadHex = '', { flags = 0, length, magic = 0x52, version
 
 const EXAMPLES = examples();
 
-test('the specification has a hex example for each of the fifteen frame types', () => {
+test('the specification has a hex example for each of the sixteen frame types', () => {
   assert.deepEqual(Object.keys(EXAMPLES).sort(), Object.keys(P.Type).sort());
 });
 
@@ -79,6 +79,9 @@ test('the decoder reads the specification\'s server frames', () => {
     fragment: '1f 43 b6 75 01 02',
   });
   assert.deepEqual(P.decode(EXAMPLES.END), { type: 'END' });
+  assert.deepEqual(P.decode(EXAMPLES.REDIRECT), {
+    type: 'REDIRECT', reason: 1, reasonName: 'NOT_HERE', target: 'rondo://node-b:8554/demo/a.webm',
+  });
   assert.deepEqual(P.decode(EXAMPLES.DURABLE), {
     type: 'DURABLE', fragments: 12, durableNs: 12e9, bytesReceived: 6000000,
   });
@@ -104,6 +107,15 @@ test('OPEN and SEEK from live, ACCEPT of a live object and LIVE ENDED are the ex
   assert.equal(hexOf(P.encodeSeek(95.5e9, { fromLive: false })), hexOf(EXAMPLES.SEEK));
   assert.equal(P.decode(withFlag('ACCEPT')).live, true);
   assert.deepEqual(P.decode(withFlag('LIVE')), { type: 'LIVE', recordedNs: 95e9, durableNs: 94e9, ended: true });
+});
+
+test('an OPEN that follows redirects is the example with flag bit 1 set', () => {
+  const open = EXAMPLES.OPEN.slice(0);
+  new DataView(open).setUint8(3, 0x02);
+  assert.equal(hexOf(P.encodeOpen('demo/a.webm', 30e9, 2500000, 8388608, { followsRedirects: true })), hexOf(open));
+  new DataView(open).setUint8(3, 0x03);
+  assert.equal(hexOf(P.encodeOpen('demo/a.webm', 30e9, 2500000, 8388608, { fromLive: true, followsRedirects: true })),
+    hexOf(open));
 });
 
 test('a DATA fragment is a view of the message, not a copy', () => {
@@ -139,7 +151,13 @@ const MALFORMED = [
   ['a message of less than a header', bytes('52 01 84 00 00 00'), ErrorCode.TRUNCATED_FRAME],
   ['an HTTP request\'s first bytes (bad magic)', bytes('47 45 54 20 2f 20 48 54'), ErrorCode.MALFORMED_FRAME],
   ['version 2', frame(0x84, '', { version: 2 }), ErrorCode.UNSUPPORTED_VERSION],
-  ['a type no frame has', frame(0x88), ErrorCode.UNKNOWN_FRAME_TYPE],
+  ['a type no frame has', frame(0x89), ErrorCode.UNKNOWN_FRAME_TYPE],
+  ['a redirect reason not in the table', frame(0x88, '03  00 07  77 73 3a 2f 2f 68 2f'), ErrorCode.MALFORMED_FRAME],
+  ['a redirect to no URL', frame(0x88, '01  00 04  6e 6f 64 65'), ErrorCode.MALFORMED_FRAME],
+  ['a redirect to HTTP', frame(0x88, '02  00 0a  68 74 74 70 3a 2f 2f 68 2f 61'), ErrorCode.MALFORMED_FRAME],
+  ['a reserved flag on REDIRECT', frame(0x88, '01  00 07  77 73 3a 2f 2f 68 2f', { flags: 0x01 }),
+    ErrorCode.MALFORMED_FRAME],
+  ['bytes after REDIRECT\'s target', frame(0x88, '01  00 07  77 73 3a 2f 2f 68 2f 00'), ErrorCode.MALFORMED_FRAME],
   ['a client\'s frame (PAUSE) sent by the server', frame(0x02), ErrorCode.UNEXPECTED_FRAME],
   ['a publisher\'s frame (MEDIA) sent by the server', frame(0x08, '00'), ErrorCode.UNEXPECTED_FRAME],
   ['a reserved flag on END', frame(0x84, '', { flags: 0x01 }), ErrorCode.MALFORMED_FRAME],
@@ -180,6 +198,7 @@ test('the well-formed frames the malformed ones are cut from decode', () => {
   assert.equal(P.decode(frame(0x81, acceptPayload())).type, 'ACCEPT');
   assert.equal(P.decode(frame(0x86, [ZERO, ZERO, ZERO].join(' '))).type, 'DURABLE');
   assert.equal(P.decode(frame(0x87, [ONE_SECOND, ZERO].join(' '))).type, 'LIVE');
+  assert.equal(P.decode(frame(0x88, '01  00 07  77 73 3a 2f 2f 68 2f')).type, 'REDIRECT');
 });
 
 for (const [what, message, code] of MALFORMED) {

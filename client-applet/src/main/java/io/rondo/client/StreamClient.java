@@ -6,32 +6,18 @@ import io.rondo.client.protocol.Close;
 import io.rondo.client.protocol.Data;
 import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.ErrorCode;
-import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
-import io.rondo.client.protocol.FrameCodec;
-import io.rondo.client.protocol.FrameDecoder;
 import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
 import io.rondo.client.protocol.Publish;
 import io.rondo.client.protocol.Reject;
-import io.rondo.client.protocol.Report;
 import io.rondo.client.protocol.Resume;
 import io.rondo.client.protocol.Seek;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A blocking client of one stream over the TCP binding (docs/stream-protocol.md), for `rondo play`,
@@ -48,6 +34,11 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
+ * <p>OPEN says the client follows REDIRECT: a node of a cluster that does not hold the object, or
+ * has no room for it, names another, and the client OPENs there, at most {@link #MAX_REDIRECTS} times
+ * in a row. Given a {@link Reconnect}, a stream whose connection drops is opened again at the address
+ * first given, at the fragment after the last received; each such {@link Gap} is kept ({@link #gaps()}).
+ *
  * <p>One thread reads and calls the control methods; only REPORT is sent from the report thread.
  * {@link #publish} records a stream in the other direction, through a {@link Publisher}.
  */
@@ -56,37 +47,34 @@ public final class StreamClient implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /** How often REPORT is sent while a stream is open, unless told otherwise. */
     public static final Duration DEFAULT_REPORT_INTERVAL = Duration.ofSeconds(1);
-
-    private static final int READ_CHUNK = 64 * 1024;
+    /** The most REDIRECTs one OPEN follows in a row; one more fails it as a loop. */
+    public static final int MAX_REDIRECTS = 3;
 
     private enum State { IDLE, STREAMING, PUBLISHING, CLOSED }
 
-    private final Socket socket;
-    private final String peer;
+    private final String host;
+    private final int port;
     private final Duration timeout;
-    private final Duration reportInterval;
-    private final InputStream in;
-    private final OutputStream out;
-    private final Object writeLock = new Object();
-    private final FrameDecoder decoder = new FrameDecoder();
-    private final ArrayDeque<Frame> pending = new ArrayDeque<>();
-    private byte[] chunk = new byte[READ_CHUNK];
+    private final Resumption resumption;
+    private volatile StreamConnection connection;
     private State state = State.IDLE;
-    private ScheduledExecutorService reporter;
+    private final StreamReports reports;
     private int seeksUnanswered;
+    /** The OPEN the stream was accepted for, and its ACCEPT; reopened from after a loss. */
+    private Open opened;
+    private Accept accept;
+    private volatile int redirects;
     private volatile Live lastLive;
     private volatile long bytesReceived;
-    private volatile long bufferedNs;
-    private volatile long bufferedBytes;
-    private volatile IOException reportFailure;
 
-    private StreamClient(Socket socket, String peer, Duration timeout, Duration reportInterval) throws IOException {
-        this.socket = socket;
-        this.peer = peer;
+    private StreamClient(StreamConnection connection, String host, int port, Duration timeout, Duration reportInterval,
+                         Reconnect reconnect) {
+        this.connection = connection;
+        this.host = host;
+        this.port = port;
         this.timeout = timeout;
-        this.reportInterval = reportInterval;
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
+        this.reports = new StreamReports(reportInterval);
+        this.resumption = new Resumption(reconnect, connection.peer);
     }
 
     /**
@@ -101,7 +89,7 @@ public final class StreamClient implements AutoCloseable {
     }
 
     /**
-     * Connects to a server's stream-protocol port.
+     * Connects to a server's stream-protocol port; a lost connection fails the stream.
      *
      * @param host the server's name or address
      * @param port the server's stream-protocol port
@@ -111,23 +99,31 @@ public final class StreamClient implements AutoCloseable {
      */
     public static StreamClient connect(String host, int port, Duration timeout, Duration reportInterval)
             throws IOException {
-        if (timeout.isNegative() || timeout.isZero() || reportInterval.isNegative() || reportInterval.isZero()) {
-            throw new IllegalArgumentException("timeout and reportInterval must be positive");
-        }
-        Socket socket = new Socket();
-        try {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host, port), millis(timeout));
-            socket.setSoTimeout(millis(timeout));
-            return new StreamClient(socket, host + ":" + port, timeout, reportInterval);
-        } catch (IOException e) {
-            socket.close();
-            throw e;
-        }
+        return connect(host, port, timeout, reportInterval, Reconnect.NEVER);
     }
 
     /**
-     * Asks for a stream and waits for the server's answer.
+     * Connects to a server's stream-protocol port, to reconnect there as {@code reconnect} says when
+     * a stream's connection drops.
+     *
+     * @param host the server's name or address; in a cluster, the name in front of its nodes
+     * @param port the server's stream-protocol port
+     * @param timeout how long the connect, and each later wait for the server's bytes, may take
+     * @param reportInterval how often to send REPORT while a stream is open
+     * @param reconnect how to pick a lost stream up again
+     * @throws IOException if the connection cannot be made
+     */
+    public static StreamClient connect(String host, int port, Duration timeout, Duration reportInterval,
+                                       Reconnect reconnect) throws IOException {
+        if (timeout.isNegative() || timeout.isZero() || reportInterval.isNegative() || reportInterval.isZero()) {
+            throw new IllegalArgumentException("timeout and reportInterval must be positive");
+        }
+        return new StreamClient(StreamConnection.open(host, port, timeout), host, port, timeout, reportInterval,
+                reconnect);
+    }
+
+    /**
+     * Asks for a stream and waits for the server's answer, following REDIRECTs.
      *
      * @param objectName the object's name in the catalog
      * @param startNs where to start, in nanoseconds of presentation time
@@ -135,11 +131,12 @@ public final class StreamClient implements AutoCloseable {
      * @return the server's ACCEPT: stream id, codecs, init segment, fragment duration, bit rate
      * @throws StreamRejectedException if the server answers REJECT; another OPEN may follow
      * @throws StreamErrorException if the server answers ERROR
-     * @throws IOException if the connection fails, times out, or the server breaks the protocol
+     * @throws IOException if the connection fails, times out, the server breaks the protocol, or
+     *     REDIRECTs go round more than {@link #MAX_REDIRECTS} times
      */
     public Accept open(String objectName, long startNs, ClientProfile profile)
             throws IOException, StreamRejectedException {
-        return open(new Open(objectName, startNs, profile));
+        return open(new Open(objectName, startNs, profile, false, true));
     }
 
     /**
@@ -157,23 +154,35 @@ public final class StreamClient implements AutoCloseable {
      */
     public Accept openFromLive(String objectName, long behindNs, ClientProfile profile)
             throws IOException, StreamRejectedException {
-        return open(new Open(objectName, behindNs, profile, true));
+        return open(new Open(objectName, behindNs, profile, true, true));
     }
 
     private Accept open(Open open) throws IOException, StreamRejectedException {
-        String objectName = open.objectName();
         requireState(State.IDLE, "open");
-        send(open);
-        Frame answer = readFrame("the answer to OPEN");
-        if (answer instanceof Accept accept) {
-            state = State.STREAMING;
-            startReporting();
-            return accept;
+        try {
+            accept = openFollowingRedirects(open);
+        } catch (StreamErrorException e) {
+            shutdown();
+            throw e;
         }
-        if (answer instanceof Reject reject) {
-            throw new StreamRejectedException(objectName, reject);
+        opened = open;
+        state = State.STREAMING;
+        reports.start(connection);
+        return accept;
+    }
+
+    /** Sends {@code open}, and again to each node a REDIRECT names, until ACCEPT. */
+    private Accept openFollowingRedirects(Open open) throws IOException, StreamRejectedException {
+        StreamConnection.Answer answer = connection.openFollowingRedirects(open, MAX_REDIRECTS);
+        connection = answer.connection();
+        redirects += answer.redirects();
+        if (answer.frame() instanceof Accept accepted) {
+            return accepted;
         }
-        throw unexpected(answer, "OPEN", "ACCEPT, REJECT or ERROR");
+        if (answer.frame() instanceof Reject reject) {
+            throw new StreamRejectedException(open.objectName(), reject);
+        }
+        throw unexpected(answer.frame(), "OPEN", "ACCEPT, REJECT, REDIRECT or ERROR");
     }
 
     /**
@@ -192,12 +201,19 @@ public final class StreamClient implements AutoCloseable {
     public Publisher publish(String objectName, String container, long peakBitsPerSecond, String token)
             throws IOException, StreamRejectedException {
         requireState(State.IDLE, "publish");
-        send(new Publish(objectName, container, peakBitsPerSecond, token));
-        Frame answer = readFrame("the answer to PUBLISH");
-        if (answer instanceof Accept accept) {
+        connection.send(new Publish(objectName, container, peakBitsPerSecond, token));
+        Frame answer;
+        try {
+            answer = read("the answer to PUBLISH");
+        } catch (StreamErrorException e) {
+            shutdown();
+            throw e;
+        }
+        if (answer instanceof Accept accepted) {
             state = State.PUBLISHING;
-            Publisher publisher = new Publisher(socket, peer, accept, decoder, pending);
-            pending.clear();
+            StreamConnection c = connection;
+            Publisher publisher = new Publisher(c.socket, c.peer, accepted, c.decoder, c.pending);
+            c.pending.clear();
             return publisher;
         }
         if (answer instanceof Reject reject) {
@@ -208,11 +224,13 @@ public final class StreamClient implements AutoCloseable {
 
     /**
      * The stream's next fragment, waiting for it; DATA sent before the latest SEEK is skipped, and
-     * LIVE is kept as {@link #lastLive()}.
+     * LIVE is kept as {@link #lastLive()}. With a {@link Reconnect}, a lost connection is opened
+     * again and the stream goes on after a {@link Gap}.
      *
      * @return the next DATA, or null once the server has sent END
      * @throws StreamErrorException if the server sent ERROR
-     * @throws IOException if the connection fails, times out, or the server breaks the protocol
+     * @throws IOException if the connection fails, times out, or the server breaks the protocol, and
+     *     reconnection (if any) could not pick the stream up again
      */
     public Data nextData() throws IOException {
         if (state == State.CLOSED) {
@@ -220,7 +238,19 @@ public final class StreamClient implements AutoCloseable {
         }
         requireState(State.STREAMING, "nextData");
         while (true) {
-            Frame frame = readFrame("DATA");
+            Frame frame;
+            try {
+                frame = read("DATA");
+            } catch (IOException e) {
+                if (state != State.STREAMING || !resumption.lost(e)) {
+                    shutdown();
+                    throw e;
+                }
+                if (!resume(e)) {
+                    return null;
+                }
+                continue;
+            }
             if (frame instanceof End) {
                 shutdown();
                 return null;
@@ -233,12 +263,43 @@ public final class StreamClient implements AutoCloseable {
                 throw unexpected(frame, "ACCEPT", "DATA, LIVE, END or ERROR");
             }
             bytesReceived += data.payload().remaining();
+            reports.received(data.payload().remaining());
             if (data.discontinuity() && seeksUnanswered > 0) {
                 seeksUnanswered--;
             }
-            if (seeksUnanswered == 0) {
-                return data;
+            Data kept = seeksUnanswered == 0 ? resumption.received(data) : null;
+            if (kept != null) {
+                return kept;
             }
+        }
+    }
+
+    /** Opens the stream again after a lost connection: false if it was over (the loss came after its end). */
+    private boolean resume(IOException cause) throws IOException {
+        reports.stop();
+        connection.close();
+        try {
+            accept = resumption.resume(cause, opened, accept, this::reopen);
+        } catch (IOException e) {
+            shutdown();
+            throw e;
+        }
+        if (accept == null) {
+            shutdown();
+            return false;
+        }
+        seeksUnanswered = 0;
+        reports.start(connection);
+        return true;
+    }
+
+    private Accept reopen(Open open) throws IOException, StreamRejectedException {
+        connection = StreamConnection.open(host, port, timeout);
+        try {
+            return openFollowingRedirects(open);
+        } catch (IOException | StreamRejectedException e) {
+            connection.close();
+            throw e;
         }
     }
 
@@ -249,7 +310,7 @@ public final class StreamClient implements AutoCloseable {
      */
     public void pause() throws IOException {
         requireState(State.STREAMING, "pause");
-        send(new Pause());
+        connection.send(new Pause());
     }
 
     /**
@@ -259,7 +320,7 @@ public final class StreamClient implements AutoCloseable {
      */
     public void resume() throws IOException {
         requireState(State.STREAMING, "resume");
-        send(new Resume());
+        connection.send(new Resume());
     }
 
     /**
@@ -286,7 +347,7 @@ public final class StreamClient implements AutoCloseable {
 
     private void seek(Seek seek) throws IOException {
         requireState(State.STREAMING, "seek");
-        send(seek);
+        connection.send(seek);
         seeksUnanswered++;
     }
 
@@ -305,16 +366,27 @@ public final class StreamClient implements AutoCloseable {
      * @param bufferedBytes bytes held ahead of playback
      */
     public void bufferLevel(long bufferedNs, long bufferedBytes) {
-        if (bufferedNs < 0 || bufferedBytes < 0) {
-            throw new IllegalArgumentException("buffer level must not be negative");
-        }
-        this.bufferedNs = bufferedNs;
-        this.bufferedBytes = bufferedBytes;
+        reports.bufferLevel(bufferedNs, bufferedBytes);
     }
 
-    /** DATA payload bytes received on this stream so far, as REPORT tells the server. */
+    /** DATA payload bytes received on this stream so far, over every connection it had. */
     public long bytesReceived() {
         return bytesReceived;
+    }
+
+    /** The gaps the stream had, each a lost connection picked up again, oldest first. */
+    public List<Gap> gaps() {
+        return resumption.gaps();
+    }
+
+    /** How many times the stream was opened again after a lost connection. */
+    public int reconnects() {
+        return resumption.reconnects();
+    }
+
+    /** How many REDIRECTs this client followed, on every OPEN it sent. */
+    public int redirects() {
+        return redirects;
     }
 
     /**
@@ -327,78 +399,24 @@ public final class StreamClient implements AutoCloseable {
     public void close() throws IOException {
         if (state == State.STREAMING) {
             try {
-                send(new Close());
+                connection.send(new Close());
             } catch (IOException e) {
                 // The connection is already gone; closing it is all that is left to do.
-                reportFailure = e;
+                reports.failed(e);
             }
         }
         shutdown();
     }
 
-    private void startReporting() {
-        reporter = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "rondo-stream-report-" + peer);
-            t.setDaemon(true);
-            return t;
-        });
-        long periodNs = reportInterval.toNanos();
-        reporter.scheduleAtFixedRate(this::sendReport, periodNs, periodNs, TimeUnit.NANOSECONDS);
-    }
-
-    private void sendReport() {
-        try {
-            send(new Report(bufferedNs, bufferedBytes, bytesReceived));
-        } catch (IOException e) {
-            reportFailure = e;
-            reporter.shutdown();
-        }
-    }
-
-    private void send(Frame frame) throws IOException {
-        ByteBuffer bytes = FrameCodec.encode(frame);
-        synchronized (writeLock) {
-            out.write(bytes.array(), bytes.arrayOffset(), bytes.remaining());
-            out.flush();
-        }
-    }
-
     /** The next frame from the server; ERROR becomes {@link StreamErrorException}. */
-    private Frame readFrame(String waitingFor) throws IOException {
-        while (pending.isEmpty()) {
-            int n;
-            try {
-                n = in.read(chunk);
-            } catch (SocketTimeoutException e) {
-                SocketTimeoutException t = new SocketTimeoutException("no bytes from " + peer + " for "
-                        + millis(timeout) + " ms while waiting for " + waitingFor);
-                t.initCause(e);
-                throw t;
-            }
-            if (n < 0) {
-                decoder.finish();
-                throw new IOException(peer + " closed the connection while the client was waiting for " + waitingFor
-                        + (reportFailure == null ? "" : " (" + reportFailure.getMessage() + ")"));
-            }
-            List<Frame> frames = decoder.feed(ByteBuffer.wrap(chunk, 0, n));
-            pending.addAll(frames);
-            if (frames.stream().anyMatch(f -> f instanceof Data || f instanceof Accept)) {
-                // Their payloads are slices of this chunk: the next read must not overwrite them.
-                chunk = new byte[READ_CHUNK];
-            }
-        }
-        Frame frame = pending.poll();
-        if (frame instanceof ErrorFrame error) {
-            shutdown();
-            throw new StreamErrorException(error);
-        }
-        return frame;
+    private Frame read(String waitingFor) throws IOException {
+        return connection.read(waitingFor, reports.failure());
     }
 
     private ProtocolException unexpected(Frame frame, String after, String expected) throws IOException {
         shutdown();
-        return new ProtocolException(ErrorCode.UNEXPECTED_FRAME, peer + " sent " + frame.type() + " after " + after
-                + "; expected " + expected);
+        return new ProtocolException(ErrorCode.UNEXPECTED_FRAME, connection.peer + " sent " + frame.type()
+                + " after " + after + "; expected " + expected);
     }
 
     private void requireState(State required, String action) {
@@ -409,13 +427,7 @@ public final class StreamClient implements AutoCloseable {
 
     private void shutdown() throws IOException {
         state = State.CLOSED;
-        if (reporter != null) {
-            reporter.shutdownNow();
-        }
-        socket.close();
-    }
-
-    private static int millis(Duration d) {
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+        reports.stop();
+        connection.close();
     }
 }

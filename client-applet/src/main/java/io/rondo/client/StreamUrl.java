@@ -58,8 +58,7 @@ public record StreamUrl(String host, int port, String objectName) {
             if (!escape && (c == '%' || c <= ' ' || c >= 0x7f || "\"<>\\^`{|}[]".indexOf(c) >= 0)) {
                 int end = Character.isHighSurrogate(c) && i + 1 < text.length() ? i + 2 : i + 1;
                 for (byte b : text.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
-                    out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+                    percent(out, b);
                 }
                 i = end - 1;
             } else {
@@ -71,6 +70,38 @@ public record StreamUrl(String host, int port, String objectName) {
 
     private static boolean hex(char c) {
         return Character.digit(c, 16) >= 0;
+    }
+
+    /**
+     * The URL, as {@link #parse} reads it back: {@code rondo://HOST:PORT/NAME}, NAME percent-encoded
+     * as {@link #path} encodes it.
+     */
+    public String url() {
+        return "rondo://" + address() + "/" + path(objectName);
+    }
+
+    /**
+     * An object's name as a URL path, without the leading slash: each UTF-8 byte other than a
+     * letter, a digit, {@code - . _ ~} or the folders' {@code /} percent-encoded.
+     *
+     * @param objectName the name, as OPEN carries it
+     */
+    public static String path(String objectName) {
+        StringBuilder out = new StringBuilder(objectName.length() + 16);
+        for (byte b : objectName.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._~/".indexOf(c) >= 0)) {
+                out.append(c);
+            } else {
+                percent(out, b);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void percent(StringBuilder out, byte b) {
+        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+            .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
     }
 
     /** {@code HOST:PORT}, for messages; an IPv6 host in brackets. */

@@ -18,8 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A stand-in for a Rondo server in the client's tests: one connection, served by a script of canned
- * frames on its own thread, so the tests pin the client's behaviour without a real server.
+ * A stand-in for a Rondo server in the client's tests: one connection (or a few, one after another),
+ * served by a script of canned frames on its own thread, so the tests pin the client's behaviour
+ * without a real server.
  */
 final class FakeServer implements AutoCloseable {
     /** What the server does with its one connection. */
@@ -31,14 +32,17 @@ final class FakeServer implements AutoCloseable {
     private final Thread thread;
     private volatile Throwable failure;
 
-    private FakeServer(Script script) throws IOException {
+    private FakeServer(Script... scripts) throws IOException {
         listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         thread = new Thread(() -> {
-            try (Socket socket = listener.accept()) {
-                socket.setSoTimeout(5_000);
-                script.run(new Peer(socket));
-            } catch (Throwable t) {
-                failure = t;
+            for (Script script : scripts) {
+                try (Socket socket = listener.accept()) {
+                    socket.setSoTimeout(5_000);
+                    script.run(new Peer(socket));
+                } catch (Throwable t) {
+                    failure = t;
+                    return;
+                }
             }
         }, "fake-rondo-server");
         thread.setDaemon(true);
@@ -47,6 +51,11 @@ final class FakeServer implements AutoCloseable {
 
     static FakeServer start(Script script) throws IOException {
         return new FakeServer(script);
+    }
+
+    /** A server that serves one connection after another on the same port, each by its own script. */
+    static FakeServer serving(Script... connections) throws IOException {
+        return new FakeServer(connections);
     }
 
     int port() {

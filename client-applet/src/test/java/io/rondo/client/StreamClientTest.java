@@ -55,7 +55,7 @@ class StreamClientTest {
         List<Data> sent = List.of(data(0, false, 1000), data(1, false, 70_000), data(2, false, 0), data(3, false, 5));
         try (FakeServer server = FakeServer.start(peer -> {
             Open open = peer.expect(Open.class);
-            assertEquals(new Open("demo/a.webm", 30_000_000_000L, PROFILE), open);
+            assertEquals(new Open("demo/a.webm", 30_000_000_000L, PROFILE, false, true), open, "it follows REDIRECT");
             peer.send(ACCEPT);
             for (Data d : sent) {
                 peer.send(d);
@@ -222,7 +222,7 @@ class StreamClientTest {
     void aLiveStreamOpensFromTheLiveEdgeRemembersTheLatestLiveAndGoesLiveAgain() throws Exception {
         Accept live = new Accept(9, 1_000_000_000L, 2_000_000, "vp8,opus", ByteBuffer.allocate(0), true);
         try (FakeServer server = FakeServer.start(peer -> {
-            assertEquals(new Open("cams/door.webm", 20_000_000_000L, PROFILE, true), peer.expect(Open.class));
+            assertEquals(new Open("cams/door.webm", 20_000_000_000L, PROFILE, true, true), peer.expect(Open.class));
             peer.send(live, new Live(40_000_000_000L, 39_000_000_000L, false), data(0, false, 10),
                     new Live(41_000_000_000L, 40_000_000_000L, false), data(1, false, 10));
             assertEquals(new Seek(0, true), peer.expect(Seek.class));
@@ -281,7 +281,7 @@ class StreamClientTest {
                 ProtocolException e = assertThrows(ProtocolException.class,
                         () -> client.open("demo/a.webm", 0, PROFILE));
                 assertEquals(ErrorCode.UNEXPECTED_FRAME, e.code());
-                assertTrue(e.getMessage().contains("sent DATA after OPEN; expected ACCEPT, REJECT or ERROR"),
+                assertTrue(e.getMessage().contains("sent DATA after OPEN; expected ACCEPT, REJECT, REDIRECT or ERROR"),
                         e.getMessage());
             }
             server.await();

@@ -33,6 +33,15 @@ class StreamUrlTest {
     }
 
     @Test
+    void aUrlIsWrittenSoThatItReadsBackToTheSameStream() {
+        for (StreamUrl url : new StreamUrl[] {new StreamUrl("h", 9, "films/Caf\u00e9 [hd] 100%?#.webm"),
+            new StreamUrl("::1", 8554, "a b/c~d_e-f.webm")}) {
+            assertEquals(url, StreamUrl.parse(url.url()), url.url());
+        }
+        assertEquals("rondo://[::1]:1/a%20b/%C3%A9%3F.webm", new StreamUrl("::1", 1, "a b/\u00e9?.webm").url());
+    }
+
+    @Test
     void anythingElseIsRefusedSayingWhatAUrlLooksLike() {
         for (String bad : new String[] {"http://h:1/a", "rondo://h/a", "rondo://h:0/a", "rondo://h:1/", "rondo://h:1/a?x",
             "rondo://h:1/a#x", "not a url"}) {

@@ -14,6 +14,7 @@ import io.rondo.server.config.HttpSettings;
 import io.rondo.server.config.RondoConfig;
 import io.rondo.server.config.StreamSettings;
 import io.rondo.server.content.Library;
+import io.rondo.server.stream.Elsewhere;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -50,6 +52,7 @@ public final class RondoContext {
     ThreadingMode threadingMode = ThreadingMode.DEDICATED;
     Waiter waiter;
     Cluster cluster;
+    Elsewhere elsewhere;
     boolean concluded;
 
     /** The configuration every other default comes from (default: {@link RondoConfig#defaults()}). */
@@ -211,6 +214,19 @@ public final class RondoContext {
 
     public Cluster cluster() {
         return cluster;
+    }
+
+    /**
+     * Where an OPEN this node cannot serve (it does not hold the object, or has no room) is sent by
+     * REDIRECT: the cluster's other nodes (default: {@link Elsewhere#NONE}, a single server).
+     */
+    public RondoContext elsewhere(Elsewhere elsewhere) {
+        this.elsewhere = Objects.requireNonNull(elsewhere, "elsewhere");
+        return this;
+    }
+
+    public Elsewhere elsewhere() {
+        return elsewhere;
     }
 
     /**

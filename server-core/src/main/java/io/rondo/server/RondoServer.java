@@ -107,9 +107,11 @@ public final class RondoServer implements AutoCloseable {
         library.directory().whileWritten(id -> recordings.byId(id).isPresent());
         recordings.keep(new LiveRetention(library.directory(), library.store().catalog()::withPrefix,
             id -> recordings.byId(id).isPresent(), config.liveSettings().retention(), context.clock));
+        cluster = started(ClusterRuntime.start(context.cluster, context.tokens.nodeToken(), context.nanoClock));
         streams = started(StreamServer.start(context.streamAddress, library.directory(), disks,
             context.admission, context.streamSettings, streamLimit, context.epochClock,
-            new Publishing(recordings, context.tokens::canPublish), config.schedulerSettings().combinationSettings()));
+            new Publishing(recordings, context.tokens::canPublish), config.schedulerSettings().combinationSettings(),
+            context.elsewhere != null ? context.elsewhere : cluster.elsewhere()));
         metrics = new RondoMetrics();
         events = new EventHub(() -> AdminApi.hello(disks));
         agent = new AgentReport(streams.admission(), DiskHealth.of(disks), streams.drain()::reason);
@@ -122,7 +124,6 @@ public final class RondoServer implements AutoCloseable {
         AdminSettings adminSettings = config.adminSettings();
         api = new AdminApi(disks, streams, policy, events, metrics, adminSettings.metricsPublic(), context.clock);
         AdminRouter router = api.routes(new AdminRouter());
-        cluster = started(ClusterRuntime.start(context.cluster, context.tokens.nodeToken(), context.nanoClock));
         new ObjectsResource(library, streams, adminSettings.maxUploadBytes(), cluster).routes(router);
         new LiveResource(recordings, streams, library.directory(), disks).routes(router);
         new DrainResource(streams.drain(), agent).routes(router);

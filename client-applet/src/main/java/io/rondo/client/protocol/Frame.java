@@ -6,7 +6,7 @@ package io.rondo.client.protocol;
  */
 public sealed interface Frame
         permits Open, Pause, Resume, Seek, Close, Report, Publish, Media,
-                Accept, Reject, Data, End, ErrorFrame, Durable, Live {
+                Accept, Reject, Data, End, ErrorFrame, Durable, Live, Redirect {
     /** The type byte this frame carries in its header. */
     FrameType type();
 }

@@ -123,6 +123,11 @@ public final class FrameCodec {
                 dst.putLong(f.durableNs());
                 dst.putLong(f.bytesReceived());
             }
+            case REDIRECT -> {
+                Redirect f = (Redirect) frame;
+                dst.put((byte) f.reason().code());
+                putString(dst, f.target(), "target");
+            }
             case PAUSE, RESUME, CLOSE, END -> {
                 // The payload is empty.
             }
@@ -172,6 +177,7 @@ public final class FrameCodec {
             case REJECT -> 1 + 4 + 2 + utf8Length(((Reject) frame).message());
             case DATA -> Data.FIELDS_LENGTH + ((Data) frame).payload().remaining();
             case ERROR -> 2 + 2 + utf8Length(((ErrorFrame) frame).message());
+            case REDIRECT -> 1 + 2 + utf8Length(((Redirect) frame).target());
             case PAUSE, RESUME, CLOSE, END -> 0;
         };
     }
@@ -212,7 +218,7 @@ public final class FrameCodec {
                     long rate = in.i64("maxReceiveBytesPerSecond");
                     long buffer = in.i64("bufferBytes");
                     yield new Open(in.string("objectName"), startNs, new ClientProfile(rate, buffer),
-                            (flags & Open.FLAG_FROM_LIVE) != 0);
+                            (flags & Open.FLAG_FROM_LIVE) != 0, (flags & Open.FLAG_FOLLOWS_REDIRECTS) != 0);
                 }
                 case PAUSE -> new Pause();
                 case RESUME -> new Resume();
@@ -256,6 +262,14 @@ public final class FrameCodec {
                         in.nonNegativeI64("bytesReceived"));
                 case LIVE -> new Live(in.nonNegativeI64("recordedNs"), in.nonNegativeI64("durableNs"),
                         (flags & Live.FLAG_ENDED) != 0);
+                case REDIRECT -> {
+                    int code = in.u8("reason");
+                    RedirectReason reason = RedirectReason.ofCode(code);
+                    if (reason == null) {
+                        throw in.malformed("reason " + code + " is not a redirect reason");
+                    }
+                    yield new Redirect(reason, in.string("target"));
+                }
             };
             in.end();
             return frame;
@@ -268,7 +282,7 @@ public final class FrameCodec {
     static int allowedFlags(FrameType type) {
         return switch (type) {
             case DATA -> Data.FLAG_DISCONTINUITY;
-            case OPEN -> Open.FLAG_FROM_LIVE;
+            case OPEN -> Open.FLAG_FROM_LIVE | Open.FLAG_FOLLOWS_REDIRECTS;
             case SEEK -> Seek.FLAG_FROM_LIVE;
             case ACCEPT -> Accept.FLAG_LIVE;
             case LIVE -> Live.FLAG_ENDED;
@@ -282,7 +296,8 @@ public final class FrameCodec {
                 || frame instanceof Seek s && s.fromLive()
                 || frame instanceof Accept a && a.live()
                 || frame instanceof Live l && l.ended();
-        return bit0 ? 0x01 : 0;
+        boolean bit1 = frame instanceof Open o && o.followsRedirects();
+        return (bit0 ? 0x01 : 0) | (bit1 ? Open.FLAG_FOLLOWS_REDIRECTS : 0);
     }
 
     private static void writeHeader(ByteBuffer dst, FrameType type, int flags, int payloadLength) {

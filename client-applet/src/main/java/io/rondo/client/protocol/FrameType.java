@@ -34,7 +34,9 @@ public enum FrameType {
     /** What of a recording is on disk, safe from a crash. */
     DURABLE(0x86),
     /** How far the recording of a live object has got, for its viewers. */
-    LIVE(0x87);
+    LIVE(0x87),
+    /** Server sends the client to another node to OPEN there. */
+    REDIRECT(0x88);
 
     private static final FrameType[] BY_CODE = new FrameType[256];
 

@@ -12,6 +12,8 @@ export const DATA_PREFIX_LENGTH = 32;
 export const DISCONTINUITY = 0x01;
 /** OPEN and SEEK flag: the start counts back from the live edge. */
 export const FROM_LIVE = 0x01;
+/** OPEN flag: this client follows REDIRECT to another node. */
+export const FOLLOWS_REDIRECTS = 0x02;
 /** ACCEPT flag: the object is being recorded now; LIVE frames follow. */
 export const LIVE = 0x01;
 /** LIVE flag: the recording has ended. */
@@ -22,6 +24,7 @@ export const MAX_MEDIA_BYTES = 64 * 1024 - HEADER_LENGTH;
 export const Type = Object.freeze({
   OPEN: 0x01, PAUSE: 0x02, RESUME: 0x03, SEEK: 0x04, CLOSE: 0x05, REPORT: 0x06, PUBLISH: 0x07, MEDIA: 0x08,
   ACCEPT: 0x81, REJECT: 0x82, DATA: 0x83, END: 0x84, ERROR: 0x85, DURABLE: 0x86, LIVE: 0x87,
+  REDIRECT: 0x88,
 });
 
 /** The flag bits a server frame of each type may set; the others are reserved. */
@@ -56,6 +59,9 @@ export const RejectReason = Object.freeze({
   9: { name: 'NAME_TAKEN', retry: false, text: 'A clip or another recording already has that name.' },
   10: { name: 'UNSUPPORTED_MEDIA', retry: false, text: 'The server does not record this kind of media.' },
 });
+
+/** REDIRECT reasons, by their byte. */
+export const RedirectReason = Object.freeze({ 1: 'NOT_HERE', 2: 'NO_ROOM' });
 
 /** A fault in a frame from the server: the framing is lost, so the connection must close. */
 export class ProtocolError extends Error {
@@ -114,14 +120,17 @@ function stringBytes(value, field) {
 
 /**
  * OPEN: the object (its name without the leading '/'), where to start, and the client's profile.
- * With fromLive, startNs is how far behind the live edge to start (0: at the newest keyframe).
+ * With fromLive, startNs is how far behind the live edge to start (0: at the newest keyframe); with
+ * followsRedirects, the server may answer REDIRECT to another node.
  */
-export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes, { fromLive = false } = {}) {
+export function encodeOpen(objectName, startNs, maxReceiveBytesPerSecond, bufferBytes,
+  { fromLive = false, followsRedirects = false } = {}) {
   const name = objectNameBytes(objectName);
   if (maxReceiveBytesPerSecond <= 0 || bufferBytes <= 0) {
     throw new RangeError('the client profile\'s rate and buffer must be positive');
   }
-  const { buffer, view } = frame(Type.OPEN, 26 + name.length, fromLive ? FROM_LIVE : 0);
+  const flags = (fromLive ? FROM_LIVE : 0) | (followsRedirects ? FOLLOWS_REDIRECTS : 0);
+  const { buffer, view } = frame(Type.OPEN, 26 + name.length, flags);
   view.setBigInt64(8, i64(notNegative(startNs, 'startNs'), 'startNs'));
   view.setBigInt64(16, i64(maxReceiveBytesPerSecond, 'maxReceiveBytesPerSecond'));
   view.setBigInt64(24, i64(bufferBytes, 'bufferBytes'));
@@ -365,6 +374,18 @@ export function decode(buffer) {
       }
       p.end();
       return { type: 'LIVE', recordedNs, durableNs, ended: (flags & ENDED) !== 0 };
+    }
+    case Type.REDIRECT: {
+      const reason = p.u8('reason');
+      if (RedirectReason[reason] === undefined) {
+        throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `REDIRECT: unknown reason ${reason}`);
+      }
+      const target = p.string('target');
+      if (!/^(rondo|wss?):\/\/[^/\s]+/i.test(target)) {
+        throw new ProtocolError(ErrorCode.MALFORMED_FRAME, `REDIRECT: target '${target}' is not a rondo:// or ws:// URL`);
+      }
+      p.end();
+      return { type: 'REDIRECT', reason, reasonName: RedirectReason[reason], target };
     }
     default:
       throw new ProtocolError(ErrorCode.UNKNOWN_FRAME_TYPE, `unknown frame type 0x${type.toString(16)}`);

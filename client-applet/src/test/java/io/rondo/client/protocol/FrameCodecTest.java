@@ -148,6 +148,6 @@ class FrameCodecTest {
         }
         assertNull(FrameType.ofCode(0));
         assertNull(FrameType.ofCode(0x09));
-        assertNull(FrameType.ofCode(0x88));
+        assertNull(FrameType.ofCode(0x89));
     }
 }

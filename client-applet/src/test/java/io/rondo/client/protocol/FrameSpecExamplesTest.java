@@ -40,6 +40,8 @@ class FrameSpecExamplesTest {
             + "  64 69 73 6b 20 31 3a 20 49 2f 4f 20 65 72 72 6f 72";
     static final String DURABLE_HEX = "52 01 86 00 00 00 00 18  00 00 00 00 00 00 00 0c  00 00 00 02 cb 41 78 00"
             + "  00 00 00 00 00 5b 8d 80";
+    static final String REDIRECT_HEX = "52 01 88 00 00 00 00 22  01  00 1f  72 6f 6e 64 6f 3a 2f 2f"
+            + "  6e 6f 64 65 2d 62 3a 38 35 35 34 2f 64 65 6d 6f 2f 61 2e 77 65 62 6d";
     static final String LIVE_HEX = "52 01 87 00 00 00 00 10  00 00 00 16 1e 70 f6 00  00 00 00 15 e2 d6 2c 00";
 
     private static final Path SPEC = Path.of("..", "docs", "stream-protocol.md");
@@ -66,6 +68,8 @@ class FrameSpecExamplesTest {
         m.put(FrameType.ERROR, new Example(ERROR_HEX, new ErrorFrame(ErrorCode.READ_FAILED, "disk 1: I/O error")));
         m.put(FrameType.DURABLE, new Example(DURABLE_HEX, new Durable(12, 12_000_000_000L, 6_000_000)));
         m.put(FrameType.LIVE, new Example(LIVE_HEX, new Live(95_000_000_000L, 94_000_000_000L, false)));
+        m.put(FrameType.REDIRECT, new Example(REDIRECT_HEX,
+                new Redirect(RedirectReason.NOT_HERE, "rondo://node-b:8554/demo/a.webm")));
         return m;
     }
 

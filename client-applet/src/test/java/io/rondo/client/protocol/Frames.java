@@ -26,6 +26,8 @@ final class Frames {
         frames.add(new Open("x".repeat(65_535), 1, new ClientProfile(2_500_000, 8_388_608)));
         frames.add(new Open("cams/door.webm", 0, new ClientProfile(1, 1), true));
         frames.add(new Open("cams/door.webm", 20_000_000_000L, new ClientProfile(2_500_000, 8_388_608), true));
+        frames.add(new Open("demo/a.webm", 30_000_000_000L, new ClientProfile(2_500_000, 8_388_608), false, true));
+        frames.add(new Open("cams/door.webm", 0, new ClientProfile(1, 1), true, true));
         frames.add(new Pause());
         frames.add(new Resume());
         frames.add(new Seek(0));
@@ -59,6 +61,9 @@ final class Frames {
         frames.add(new Live(0, 0, false));
         frames.add(new Live(95_000_000_000L, 94_000_000_000L, false));
         frames.add(new Live(Long.MAX_VALUE, Long.MAX_VALUE, true));
+        frames.add(new Redirect(RedirectReason.NOT_HERE, "rondo://node-b:8554/demo/a.webm"));
+        frames.add(new Redirect(RedirectReason.NO_ROOM, "ws://[::1]:8080/stream/films/%C3%89t%C3%A9%20%5Bhd%5D.webm"));
+        frames.add(new Redirect(RedirectReason.NO_ROOM, "wss://rondo.example:443/stream/a.webm"));
         frames.add(new ErrorFrame(0xFFFF, new String(new byte[] {(byte) 0xe2, (byte) 0x82, (byte) 0xac},
                 StandardCharsets.UTF_8)));
         return frames;

@@ -1,5 +1,6 @@
 package io.rondo.server.cluster;
 
+import io.rondo.server.stream.Elsewhere;
 import org.agrona.concurrent.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A node's part in its cluster, started and closed with the server: the calls to other nodes, the
- * replication of uploads, and the {@code rondo-cluster} thread that, every {@code cluster.refresh},
- * resolves the cluster's DNS name again and reads the other nodes' listings. Where there is no
+ * replication of uploads, where streams it cannot serve go, and the {@code rondo-cluster} thread
+ * that, every {@code cluster.refresh}, resolves the cluster's DNS name again and reads the other
+ * nodes' listings and agents. Where there is no
  * cluster it does nothing and starts no thread.
  */
 public final class ClusterRuntime implements AutoCloseable {
@@ -21,13 +23,15 @@ public final class ClusterRuntime implements AutoCloseable {
     private final Cluster cluster;
     private final Replication replication;
     private final PeerLibraries peers;
+    private final PeerHeadroom headroom;
     private final ScheduledExecutorService thread;
 
-    private ClusterRuntime(Cluster cluster, Replication replication, PeerLibraries peers,
+    private ClusterRuntime(Cluster cluster, Replication replication, PeerLibraries peers, PeerHeadroom headroom,
                            ScheduledExecutorService thread) {
         this.cluster = cluster;
         this.replication = replication;
         this.peers = peers;
+        this.headroom = headroom;
         this.thread = thread;
     }
 
@@ -39,7 +43,7 @@ public final class ClusterRuntime implements AutoCloseable {
      */
     public static ClusterRuntime start(Cluster cluster, String token, NanoClock clock) {
         if (!cluster.enabled() || cluster.selfName().isEmpty()) {
-            return new ClusterRuntime(cluster, Replication.none(), null, null);
+            return new ClusterRuntime(cluster, Replication.none(), null, null, null);
         }
         NodeCopies copies = new NodeCopies(token, new Throttle(cluster.settings().copyBytesPerSecond(), clock));
         PeerLibraries peers = new PeerLibraries(cluster, copies);
@@ -48,7 +52,8 @@ public final class ClusterRuntime implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ClusterRuntime runtime = new ClusterRuntime(cluster, new Replication(cluster, copies), peers, thread);
+        ClusterRuntime runtime = new ClusterRuntime(cluster, new Replication(cluster, copies), peers,
+            new PeerHeadroom(cluster), thread);
         thread.scheduleWithFixedDelay(runtime::refresh, 0, cluster.settings().refreshMs(), TimeUnit.MILLISECONDS);
         return runtime;
     }
@@ -61,6 +66,7 @@ public final class ClusterRuntime implements AutoCloseable {
         }
         try {
             peers.refresh();
+            headroom.refresh();
         } catch (RuntimeException e) {
             LOG.warn("cluster: reading the other nodes failed", e);
         }
@@ -74,6 +80,11 @@ public final class ClusterRuntime implements AutoCloseable {
     /** Uploads' copies to their owners; {@link Replication#none()} where there is no cluster. */
     public Replication replication() {
         return replication;
+    }
+
+    /** Where this node sends the streams it cannot serve; {@link Elsewhere#NONE} where there is no cluster. */
+    public Elsewhere elsewhere() {
+        return peers == null ? Elsewhere.NONE : new ClusterElsewhere(cluster, peers, headroom);
     }
 
     /** What the other nodes hold, or null where there is no cluster. */

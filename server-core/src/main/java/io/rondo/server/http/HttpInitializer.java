@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -63,7 +64,9 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
     }
 
     /**
-     * Stands where the WebSocket binding would, until a request asks for {@link #STREAM_PATH}:
+     * Stands where the WebSocket binding would, until a request asks for {@link #STREAM_PATH} (or
+     * a WebSocket upgrade at {@code /stream/NAME}, whose OPEN must then name NAME; a plain GET there
+     * is an object's, as any path is):
      * then, if its page's Origin may open streams ({@code streams.allowedOrigins}; else 403), the
      * WebSocket protocol handler and the {@link StreamUpgradeHandler} take its place and the
      * request goes on to them. A connection that only fetches objects never carries them, so its
@@ -75,8 +78,11 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof FullHttpRequest request && request.decoderResult().isSuccess()
-                && request.uri().equals(STREAM_PATH)) {
+            String object = msg instanceof FullHttpRequest request && request.decoderResult().isSuccess()
+                ? streamObject(request.uri()) : null;
+            if (object != null && (object.isEmpty() || ((FullHttpRequest) msg).headers()
+                .containsValue(HttpHeaderNames.UPGRADE, "websocket", true))) {
+                FullHttpRequest request = (FullHttpRequest) msg;
                 String origin = request.headers().get(HttpHeaderNames.ORIGIN);
                 if (!streams.allowsOrigin(origin, request.headers().get(HttpHeaderNames.HOST))) {
                     HttpResponses.plain(ctx, request, HttpResponseStatus.FORBIDDEN, "pages of " + origin
@@ -86,10 +92,11 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
                 }
                 ctx.pipeline()
                     .addAfter(ctx.name(), WEBSOCKET, new WebSocketServerProtocolHandler(WebSocketServerProtocolConfig
-                        .newBuilder().websocketPath(STREAM_PATH)
+                        .newBuilder().websocketPath(request.uri())
                         .maxFramePayloadLength(streams.settings().maxClientFrameBytes())
                         .closeOnProtocolViolation(false).handleCloseFrames(true).build()))
-                    .addAfter(WEBSOCKET, null, new StreamUpgradeHandler(streams, directory, disks));
+                    .addAfter(WEBSOCKET, null, new StreamUpgradeHandler(streams, directory, disks,
+                        object.isEmpty() ? null : object));
                 ctx.fireChannelRead(msg);
                 if (!ctx.isRemoved()) {
                     ctx.pipeline().remove(this);
@@ -97,6 +104,26 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
                 return;
             }
             ctx.fireChannelRead(msg);
+        }
+    }
+
+    /**
+     * The object a request target names for the WebSocket binding: "" for {@code /stream} (any
+     * object), NAME for {@code /stream/NAME} (percent-decoded, as an object's own URL is), null for
+     * any other target.
+     */
+    static String streamObject(String uri) {
+        if (uri.equals(STREAM_PATH)) {
+            return "";
+        }
+        if (!uri.startsWith(STREAM_PATH + "/") || uri.length() == STREAM_PATH.length() + 1 || uri.indexOf('?') >= 0
+            || uri.indexOf('#') >= 0) {
+            return null;
+        }
+        try {
+            return new QueryStringDecoder(uri).path().substring(STREAM_PATH.length() + 1);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

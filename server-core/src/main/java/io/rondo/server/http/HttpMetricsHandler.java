@@ -92,7 +92,7 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
         if (end < 0) {
             end = uri.length();
         }
-        if (uri.regionMatches(0, HttpInitializer.STREAM_PATH, 0, end) && end == HttpInitializer.STREAM_PATH.length()) {
+        if (HttpInitializer.streamObject(uri.substring(0, end)) != null) {
             return "stream";
         }
         if (uri.startsWith("/player/info/")) {

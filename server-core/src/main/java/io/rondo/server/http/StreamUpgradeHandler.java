@@ -13,7 +13,8 @@ import io.rondo.server.stream.WebSocketFrames;
 
 /**
  * Binds the stream protocol to an HTTP connection when, and only when, its WebSocket upgrade at
- * {@link HttpInitializer#STREAM_PATH} completes. Until then the connection has no stream session,
+ * {@link HttpInitializer#STREAM_PATH}, or at {@code /stream/NAME} for one object,
+ * completes. Until then the connection has no stream session,
  * so a plain HTTP connection's writability changes never wake the stream sender, and its close
  * ends no stream.
  *
@@ -38,11 +39,14 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
     private final StreamServer streams;
     private final Directory directory;
     private final DiskRuntime disks;
+    /** The object the upgrade's URL names ({@code /stream/NAME}), or null for {@code /stream}. */
+    private final String object;
 
-    StreamUpgradeHandler(StreamServer streams, Directory directory, DiskRuntime disks) {
+    StreamUpgradeHandler(StreamServer streams, Directory directory, DiskRuntime disks, String object) {
         this.streams = streams;
         this.directory = directory;
         this.disks = disks;
+        this.object = object;
     }
 
     @Override
@@ -55,7 +59,7 @@ final class StreamUpgradeHandler extends ChannelInboundHandlerAdapter {
         int maxMessageBytes = streams.settings().maxClientFrameBytes();
         pipeline.addAfter(ctx.name(), AGGREGATOR, new WebSocketFrameAggregator(maxMessageBytes))
             .addAfter(AGGREGATOR, FRAMES, new WebSocketFrames())
-            .addAfter(FRAMES, SESSION, streams.newSession(directory, disks))
+            .addAfter(FRAMES, SESSION, streams.newSession(directory, disks, object))
             .addAfter(SESSION, IDLE, new IdleCloser());
         pipeline.remove(DiscreteHandler.class);
         pipeline.remove(KeepAliveHandler.class);

@@ -36,6 +36,7 @@ public final class AdmissionLog {
     private final ArrayDeque<Decision> recent = new ArrayDeque<>();
     private final Map<String, Long> rejected = new LinkedHashMap<>();
     private long accepted;
+    private final Map<String, Long> redirected = new LinkedHashMap<>();
     private volatile RondoMetrics metrics;
     private volatile EventHub events;
 
@@ -71,6 +72,21 @@ public final class AdmissionLog {
         publish(new StreamEvent("refused", null, object, client, reason, detail));
     }
 
+    /**
+     * A stream this node could not serve was sent to another node (the stream protocol's REDIRECT).
+     *
+     * @param reason {@code not-here} (this node does not hold the object) or {@code no-room}
+     * @param target the URL the client was sent to
+     */
+    public void redirected(String object, String client, String reason, String target) {
+        record(new Decision(now(), object, "redirected", reason, null, "sent to " + target));
+        RondoMetrics counted = metrics;
+        if (counted != null) {
+            counted.redirect(reason);
+        }
+        publish(new StreamEvent("redirected", null, object, client, reason, target));
+    }
+
     /** When a decision is made, as ISO-8601 in UTC. */
     private String now() {
         return Instant.ofEpochMilli(clock.time()).toString();
@@ -91,6 +107,8 @@ public final class AdmissionLog {
     private synchronized void record(Decision decision) {
         if (decision.result().equals("accepted")) {
             accepted++;
+        } else if (decision.result().equals("redirected")) {
+            redirected.merge(decision.reason(), 1L, Long::sum);
         } else {
             rejected.merge(decision.reason(), 1L, Long::sum);
         }
@@ -108,6 +126,11 @@ public final class AdmissionLog {
     /** Streams refused since the start, by reason. */
     public synchronized Map<String, Long> rejected() {
         return new LinkedHashMap<>(rejected);
+    }
+
+    /** Streams sent to another node since the start, by reason. */
+    public synchronized Map<String, Long> redirected() {
+        return new LinkedHashMap<>(redirected);
     }
 
     /** The last decisions, newest first. */

@@ -106,6 +106,12 @@ public final class RondoMetrics {
             .tags("result", result, "reason", reason == null ? "none" : reason).register(registry).increment();
     }
 
+    /** A stream sent to another node by REDIRECT, by reason ({@code not-here}, {@code no-room}). */
+    public void redirect(String reason) {
+        Counter.builder("rondo.stream.redirects").description("Streams sent to another node of the cluster")
+            .tags("reason", reason).register(registry).increment();
+    }
+
     /** A gauge read from {@code source} on each scrape. */
     public <T> void gauge(String name, String description, Tags tags, T source, ToDoubleFunction<T> value) {
         Gauge.builder(name, source, value).description(description).tags(tags).register(registry);

@@ -17,8 +17,9 @@ import org.agrona.concurrent.NanoClock;
  * @param clock        the clock of deadlines and rounds: the round clock's own
  * @param epochClock   the wall clock, for when a stream opened
  * @param publishing   the recordings publishers write, and who may publish
+ * @param redirects    where an OPEN this node cannot serve is sent instead, in a cluster
  */
 record SessionServices(DiskRuntime disks, StreamAdmission admission, StreamRegistry registry, StreamSender sender,
                        InitSegments initSegments, StreamSettings settings, NanoClock clock, EpochClock epochClock,
-                       Publishing publishing) {
+                       Publishing publishing, Redirects redirects) {
 }

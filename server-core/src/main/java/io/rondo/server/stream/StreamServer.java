@@ -134,6 +134,20 @@ public final class StreamServer implements AutoCloseable {
                                      AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
                                      EpochClock epochClock, Publishing publishing, CombinationSettings combination)
         throws InterruptedException {
+        return start(address, directory, disks, config, settings, limit, epochClock, publishing, combination,
+            Elsewhere.NONE);
+    }
+
+    /**
+     * Binds the stream port as {@link #start(InetSocketAddress, Directory, DiskRuntime, AdmissionConfig,
+     * StreamSettings, ConnectionLimit, EpochClock, Publishing, CombinationSettings)}, in a cluster: an
+     * OPEN this node cannot serve (it does not hold the object, or has no room for it) is answered
+     * REDIRECT to the node {@code elsewhere} names, if the client follows redirects.
+     */
+    public static StreamServer start(InetSocketAddress address, Directory directory, DiskRuntime disks,
+                                     AdmissionConfig config, StreamSettings settings, ConnectionLimit limit,
+                                     EpochClock epochClock, Publishing publishing, CombinationSettings combination,
+                                     Elsewhere elsewhere) throws InterruptedException {
         StreamRegistry registry = new StreamRegistry(epochClock);
         Drain drain = new Drain();
         LiveRecordings recordings = publishing.recordings();
@@ -164,9 +178,10 @@ public final class StreamServer implements AutoCloseable {
         AgentThreads threads = new AgentThreads(disks.threadingMode());
         threads.start(sender, sender.idleStrategy());
         InitSegments initSegments = new InitSegments(settings.initSegmentsKept());
+        Redirects redirects = new Redirects(elsewhere, registry.log());
         BiFunction<Directory, DiskRuntime, SessionServices> sessions = (objects, reader) -> new SessionServices(reader,
             new StreamAdmission(objects, reader, admission, registry, recordings, settings.clientBuffers(), drain),
-            registry, sender, initSegments, settings, reader.clock(), epochClock, publishing);
+            registry, sender, initSegments, settings, reader.clock(), epochClock, publishing, redirects);
         EventLoopGroup group = Transport.group(0, "rondo-stream");
         ServerBootstrap bootstrap = new ServerBootstrap().group(group).channel(Transport.serverChannel())
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(settings.writeBufferLowBytes(),
@@ -181,7 +196,7 @@ public final class StreamServer implements AutoCloseable {
                         return;
                     }
                     socket.pipeline().addLast(new FrameInboundDecoder(settings.maxClientFrameBytes()))
-                        .addLast(new StreamSession(sessions.apply(directory, disks)));
+                        .addLast(new StreamSession(sessions.apply(directory, disks), null));
                 }
             });
         io.netty.channel.Channel channel;
@@ -312,9 +327,14 @@ public final class StreamServer implements AutoCloseable {
         return ended;
     }
 
-    /** A session for a stream arriving another way (the WebSocket binding on the HTTP port). */
-    public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks) {
-        return new StreamSession(sessions.apply(directory, disks));
+    /**
+     * A session for a stream arriving another way (the WebSocket binding on the HTTP port).
+     *
+     * @param object the object the connection's URL names ({@code /stream/NAME}), which its OPEN must
+     *               name too; null if the URL names none
+     */
+    public io.netty.channel.ChannelHandler newSession(Directory directory, DiskRuntime disks, String object) {
+        return new StreamSession(sessions.apply(directory, disks), object);
     }
 
     /**

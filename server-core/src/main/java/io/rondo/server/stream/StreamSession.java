@@ -18,6 +18,7 @@ import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
 import io.rondo.client.protocol.ProtocolException;
 import io.rondo.client.protocol.Publish;
+import io.rondo.client.protocol.Redirect;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.Report;
 import io.rondo.client.protocol.Resume;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +56,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
 
     private final SessionServices services;
     private final StreamStats stats;
+    /** The object the connection's URL names (WebSocket {@code /stream/NAME}), which OPEN must name; or null. */
+    private final String urlObject;
 
     private ChannelHandlerContext ctx;
     private volatile StreamAdmission.Admitted admitted;
@@ -77,8 +81,9 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     /** Where the stream starts: its first reads go at once, or, drawing on a shared account, at ACCEPT. */
     private long startNs;
 
-    StreamSession(SessionServices services) {
+    StreamSession(SessionServices services, String urlObject) {
         this.services = services;
+        this.urlObject = urlObject;
         this.stats = new StreamStats(services.registry());
     }
 
@@ -128,11 +133,17 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
             error(ErrorCode.UNEXPECTED_FRAME, "this connection has a stream already");
             return;
         }
+        if (urlObject != null && !urlObject.equals(open.objectName())) {
+            error(ErrorCode.UNEXPECTED_FRAME, "this connection's URL names " + urlObject + " but its OPEN names "
+                + open.objectName() + ": OPEN the object the URL names, or connect to /stream");
+            return;
+        }
         deadline.opening();
         stats.opened(services.clock().nanoTime(), services.epochClock().time());
         StreamAdmission.Answer answer = services.admission().open(open, client());
         if (answer instanceof StreamAdmission.Refused no) {
-            reject(no);
+            Optional<Redirect> away = services.redirects().of(open, no, webSocket(), client());
+            away.ifPresentOrElse(this::redirect, () -> reject(no));
             return;
         }
         admitted = (StreamAdmission.Admitted) answer;
@@ -305,6 +316,13 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         write(new Reject(no.reason(), no.retryAfterSeconds(), no.message()));
     }
 
+    /** Another node serves this OPEN: REDIRECT names it, then the connection closes. */
+    private void redirect(Redirect away) {
+        write(away);
+        finish("redirected to " + away.target());
+        closeSoon();
+    }
+
     /** The stream is over (its last fragment, a CLOSE, a SEEK past the end): END, then the connection closes. */
     void end() {
         if (live) {
@@ -404,10 +422,14 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     /** The stream as the admin API shows it, taken on its event loop. */
     CompletableFuture<StreamStatus> status() {
         return CompletableFuture.supplyAsync(() -> stats.status(admitted.id(), admitted.lease().object(), client(),
-            ctx.pipeline().get(WebSocketFrames.class) != null ? "websocket" : "tcp",
+            webSocket() ? "websocket" : "tcp",
             finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile,
             admitted.buffering().mode()),
             ctx.executor());
+    }
+
+    private boolean webSocket() {
+        return ctx.pipeline().get(WebSocketFrames.class) != null;
     }
 
     private String name() {

@@ -40,6 +40,7 @@ class HttpMetricsHandlerTest {
     void routesNameTheKindOfRequestNotThePath() {
         assertEquals("stream", HttpMetricsHandler.route("/stream"));
         assertEquals("object", HttpMetricsHandler.route("/streams"));
+        assertEquals("stream", HttpMetricsHandler.route("/stream/videos/a%20b.webm"), "the binding naming its object");
         assertEquals("player-info", HttpMetricsHandler.route("/player/info/videos/a.webm"));
         assertEquals("folder", HttpMetricsHandler.route("/?sort=name"));
         assertEquals("object", HttpMetricsHandler.route("/a.txt?download"));

@@ -13,6 +13,8 @@ import io.rondo.server.net.ConnectionLimit;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.client.protocol.ClientProfile;
+import io.rondo.client.protocol.ErrorCode;
+import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
@@ -121,6 +123,33 @@ class StreamUpgradeTest {
     }
 
     @Test
+    void anUpgradeAtTheObjectsUrlTakesAnOpenOfThatObjectOnlyAndAPlainGetThereIsAnObjectRequest() throws Exception {
+        channel.writeInbound(ascii("GET /stream/videos/my%20clip%20%5Bhd%5D.webm HTTP/1.1\r\nHost: rondo\r\n"
+            + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + "Sec-WebSocket-Version: 13\r\n\r\n"));
+        assertTrue(written().startsWith("HTTP/1.1 101 Switching Protocols\r\n"), "HAProxy may route it by object");
+        ClientProfile profile = new ClientProfile(4L << 20, 8L << 20);
+        channel.writeInbound(maskedBinaryMessage(FrameCodec.encode(new Open("videos/my clip [hd].webm", 0, profile))));
+        Reject reject = assertInstanceOf(Reject.class, FrameCodec.decode(binaryMessagePayload(channel.readOutbound())));
+        assertEquals(RejectReason.NOT_FOUND, reject.reason(), "the OPEN of the URL's object, decoded, is judged");
+        channel.writeInbound(maskedBinaryMessage(FrameCodec.encode(new Open("videos/other.webm", 0, profile))));
+        ErrorFrame error = assertInstanceOf(ErrorFrame.class,
+            FrameCodec.decode(binaryMessagePayload(channel.readOutbound())));
+        assertEquals(ErrorCode.UNEXPECTED_FRAME, error.errorCode());
+        assertTrue(error.message().contains("URL names videos/my clip [hd].webm but its OPEN names videos/other.webm"),
+            error.message());
+
+        EmbeddedChannel plain = new EmbeddedChannel(new HttpInitializer(library.library().directory(),
+            library.disks(), streams, new HotObjects(), HttpSettings.defaults(), null, SystemClocks.utc(),
+            ConnectionLimit.unlimited("HTTP")));
+        plain.writeInbound(ascii("GET /stream/nothing.webm HTTP/1.1\r\nHost: rondo\r\n\r\n"));
+        ByteBuf answer = plain.readOutbound();
+        assertTrue(answer.toString(StandardCharsets.US_ASCII).startsWith("HTTP/1.1 404"), "no such object");
+        answer.release();
+        plain.finishAndReleaseAll();
+    }
+
+    @Test
     void anUpgradedConnectionSilentPastTheIdleLimitIsClosed() {
         channel.writeInbound(ascii("GET /stream HTTP/1.1\r\nHost: rondo\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -136,7 +165,7 @@ class StreamUpgradeTest {
 
     /** The stream session's class, private to its package. */
     private static Class<? extends ChannelHandler> sessionType() {
-        return streams.newSession(library.library().directory(), library.disks()).getClass();
+        return streams.newSession(library.library().directory(), library.disks(), null).getClass();
     }
 
     private static ByteBuf ascii(String text) {

@@ -21,13 +21,13 @@ class StreamSenderTest {
     private final List<String> sent = new ArrayList<>();
     private static final StreamSettings SETTINGS = StreamSettings.defaults();
 
-    private final StreamSession slowClient = new StreamSession(unused());
-    private final StreamSession otherClient = new StreamSession(unused());
+    private final StreamSession slowClient = new StreamSession(unused(), null);
+    private final StreamSession otherClient = new StreamSession(unused(), null);
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
     /** A session that is only a key to the sender: nothing it works with is reached. */
     private SessionServices unused() {
-        return new SessionServices(null, null, null, sender, null, SETTINGS, clock, null, Publishing.NONE);
+        return new SessionServices(null, null, null, sender, null, SETTINGS, clock, null, Publishing.NONE, null);
     }
 
     @AfterEach

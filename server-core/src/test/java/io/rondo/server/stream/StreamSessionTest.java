@@ -13,6 +13,10 @@ import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.Pause;
+import io.rondo.client.protocol.Redirect;
+import io.rondo.client.protocol.RedirectReason;
+import io.rondo.client.protocol.Reject;
+import io.rondo.client.protocol.RejectReason;
 import io.rondo.client.protocol.Resume;
 import io.rondo.client.protocol.Seek;
 import io.rondo.content.ingest.IngestRequest;
@@ -45,6 +49,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
@@ -78,10 +83,14 @@ class StreamSessionTest {
     private Library library;
     private DiskRuntime disks;
     private StreamSender sender;
+    private StreamRegistry registry;
     private StreamSession session;
     private EmbeddedChannel channel;
     private MediaIndex media;
     private long acceptNs;
+    /** What the cluster's other nodes hold, as this node's {@link Elsewhere} sees it: the asks, and a node. */
+    private final List<String> asked = new ArrayList<>();
+    private Elsewhere.Target otherNode;
 
     @BeforeEach
     void connect() throws Exception {
@@ -104,14 +113,14 @@ class StreamSessionTest {
                 diskReads.add(kind + fragmentAt(task.offset(), task.length()));
                 return base.read(request, task, scratch);
             }));
-        StreamRegistry registry = new StreamRegistry(epochClock);
+        registry = new StreamRegistry(epochClock);
         disks.plan(registry);
         AdmissionController admission = new AdmissionController(disks.models(), AdmissionConfig.defaults()
             .withRound(Duration.ofNanos(ROUND_NS)).withBufferCeilingBytes(disks.buffers().ceilingBytes()), clock);
         sender = new StreamSender(clock, 16);
         session = new StreamSession(new SessionServices(disks,
             new StreamAdmission(library.directory(), disks, admission, registry), registry, sender, new InitSegments(4),
-            SETTINGS, clock, epochClock, Publishing.NONE));
+            SETTINGS, clock, epochClock, Publishing.NONE, new Redirects(this::elsewhere, registry.log())), null);
         disks.start();
         channel = new EmbeddedChannel();
         channel.freezeTime();
@@ -146,6 +155,33 @@ class StreamSessionTest {
             assertEquals("C" + fragment, diskReads.get(diskReads.size() - 1), "a C-request of the round read it");
         }
         assertEquals("playing", state());
+    }
+
+    @Test
+    void anObjectNotHeldHereIsRedirectedToTheNodeThatHoldsItOnlyForAClientThatFollowsRedirects() throws Exception {
+        otherNode = new Elsewhere.Target("node-b", "node-b.example", 9554, 9080);
+        send(new Open("films/caf\u00e9 [hd].webm", 0, PROFILE, false, true));
+        step();
+        assertEquals(List.of(new Redirect(RedirectReason.NOT_HERE,
+            "rondo://node-b.example:9554/films/caf%C3%A9%20%5Bhd%5D.webm")), written());
+        assertEquals(List.of("films/caf\u00e9 [hd].webm not here"), asked);
+        assertEquals(1, registry.log().redirected().get("not-here"));
+        move(200_000_000L);
+        assertFalse(channel.isOpen(), "the connection closes after REDIRECT");
+    }
+
+    @Test
+    void aClientThatDoesNotFollowRedirectsIsRefusedAsBeforeAndAnUnknownObjectWithNoOtherNodeToo() throws Exception {
+        otherNode = new Elsewhere.Target("node-b", "node-b.example", 9554, 9080);
+        send(new Open("absent.webm", 0, PROFILE));
+        step();
+        Reject reject = (Reject) written().get(0);
+        assertEquals(RejectReason.NOT_FOUND, reject.reason());
+        assertTrue(asked.isEmpty(), "a version-1 client is never redirected: " + asked);
+        otherNode = null;
+        send(new Open("absent.webm", 0, PROFILE, false, true));
+        step();
+        assertEquals(RejectReason.NOT_FOUND, ((Reject) written().get(0)).reason(), "no node holds it");
     }
 
     @Test
@@ -309,6 +345,11 @@ class StreamSessionTest {
         out.readBytes(copy);
         out.release();
         return FrameCodec.decode(copy.flip());
+    }
+
+    private Optional<Elsewhere.Target> elsewhere(String object, boolean full) {
+        asked.add(object + (full ? " full here" : " not here"));
+        return Optional.ofNullable(otherNode);
     }
 
     /** The fragment read at a file offset, or -1 for the init segment. */

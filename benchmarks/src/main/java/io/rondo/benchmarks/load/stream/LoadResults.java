@@ -75,14 +75,18 @@ public final class LoadResults {
      * @param openToFirstDataNs from that OPEN to the first DATA; -1 if none
      * @param mediaNs media time received from the second DATA to the last
      * @param wallNs wall time from the second DATA's arrival to the last's
+     * @param reconnects how many times the stream was opened again after its connection was lost
+     * @param gaps the losses that were followed by DATA again
+     * @param longestGapNs the longest of them, from the loss to the next DATA
      */
     record StreamRecord(int index, Outcome outcome, String detail, boolean admitted, int rejects, long bitsPerSecond,
                         long fragments, long bytes, long lateFragments, long missingFragments, long sequenceFaults,
-                        long openToAcceptNs, long openToFirstDataNs, long mediaNs, long wallNs) {
+                        long openToAcceptNs, long openToFirstDataNs, long mediaNs, long wallNs, int reconnects,
+                        int gaps, long longestGapNs) {
 
         /** A stream that never sent OPEN: it ended as {@code outcome} before it could. */
         static StreamRecord unopened(int index, Outcome outcome, String detail) {
-            return new StreamRecord(index, outcome, detail, false, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0);
+            return new StreamRecord(index, outcome, detail, false, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0);
         }
 
         /**

@@ -46,6 +46,7 @@ public final class LoadRun {
     private final List<PlayerHandler> players = new CopyOnWriteArrayList<>();
     private final AtomicIntegerArray claimed;
     private volatile FragmentListener listener = FragmentListener.NONE;
+    private volatile int reconnects;
     private volatile boolean stopping;
     private volatile LoadResults results;
 
@@ -113,6 +114,14 @@ public final class LoadRun {
         this.listener = fragmentListener;
     }
 
+    /**
+     * How many connections a player tries after its connection is lost mid-stream before its stream
+     * is lost (default 0: never); set it before {@link #run()}. Players follow REDIRECT whatever it is.
+     */
+    public void reconnect(int attempts) {
+        this.reconnects = attempts;
+    }
+
     /** Ends the run early (Ctrl-C): open streams are stopped, unopened ones never open. */
     public void stop() {
         stopping = true;
@@ -122,9 +131,14 @@ public final class LoadRun {
         if (stopping || !claimed.compareAndSet(index, 0, 1)) {
             return;
         }
-        PlayerHandler player = new PlayerHandler(index, settings, gathered, nanoClock, listener);
+        PlayerHandler player = new PlayerHandler(index, settings, gathered, nanoClock, listener,
+            (host, port, loop, again) -> connect(bootstrap.clone(loop), host, port, again), reconnects);
         players.add(player);
-        ChannelFuture connecting = bootstrap.clone().handler(player).connect(settings.host(), settings.port());
+        connect(bootstrap.clone(), settings.host(), settings.port(), player);
+    }
+
+    private static void connect(Bootstrap bootstrap, String host, int port, PlayerHandler player) {
+        ChannelFuture connecting = bootstrap.handler(player).connect(host, port);
         connecting.addListener(done -> {
             if (!done.isSuccess()) {
                 player.connectFailed(done.cause());

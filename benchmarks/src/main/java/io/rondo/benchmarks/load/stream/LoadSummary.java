@@ -35,6 +35,11 @@ public final class LoadSummary {
     private final long missingFragments;
     private final long sequenceFaults;
     private final double[] ratios;
+    /** Streams that reconnected at least once, their reconnections and gaps, and the longest gap. */
+    private final long reconnected;
+    private final long reconnects;
+    private final long gaps;
+    private final long longestGapNs;
     private final long[] bytesBySecond;
 
     private LoadSummary(LoadSettings settings, LoadResults results) {
@@ -45,6 +50,7 @@ public final class LoadSummary {
         long bytesReceived = 0;
         long missing = 0;
         long faults = 0;
+        long[] lost = new long[4];
         List<Double> followed = new ArrayList<>();
         for (StreamRecord s : streams) {
             outcomes.merge(s.outcome(), 1L, Long::sum);
@@ -55,6 +61,10 @@ public final class LoadSummary {
             bytesReceived += s.bytes();
             missing += s.missingFragments();
             faults += s.sequenceFaults();
+            lost[0] += s.reconnects() > 0 ? 1 : 0;
+            lost[1] += s.reconnects();
+            lost[2] += s.gaps();
+            lost[3] = Math.max(lost[3], s.longestGapNs());
             if (!Double.isNaN(s.mediaWallRatio())) {
                 followed.add(s.mediaWallRatio());
             }
@@ -63,6 +73,10 @@ public final class LoadSummary {
         this.bytes = bytesReceived;
         this.missingFragments = missing;
         this.sequenceFaults = faults;
+        this.reconnected = lost[0];
+        this.reconnects = lost[1];
+        this.gaps = lost[2];
+        this.longestGapNs = lost[3];
         this.ratios = followed.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         this.bytesBySecond = results.bytesBySecond();
     }
@@ -150,6 +164,10 @@ public final class LoadSummary {
                 line(out, "  %-10s first: %s", o.label(), firstDetails.get(o));
             }
         }
+        if (reconnects > 0) {
+            line(out, "reconnect    %d streams lost their connection and opened again %d times; %d gaps, the"
+                + " longest %s (from the loss to the next DATA)", reconnected, reconnects, gaps, ms(longestGapNs));
+        }
         line(out, "fragments    %d received, %s; %d late (%.2f%%)%s", lateness.count(), size(bytes),
             lateness.lateCount(), 100 * lateShare(), missingFragments + sequenceFaults == 0 ? ""
                 : String.format(Locale.ROOT, "; %d missing, %d out of sequence", missingFragments, sequenceFaults));
@@ -230,6 +248,12 @@ public final class LoadSummary {
         frags.put("missing", missingFragments);
         frags.put("outOfSequence", sequenceFaults);
         root.put("fragments", frags);
+        Map<String, Object> lostConnections = new LinkedHashMap<>();
+        lostConnections.put("streams", reconnected);
+        lostConnections.put("reconnects", reconnects);
+        lostConnections.put("gaps", gaps);
+        lostConnections.put("longestGapMs", longestGapNs / NS_PER_MS);
+        root.put("reconnects", lostConnections);
 
         Map<String, Object> late = new LinkedHashMap<>();
         boolean any = lateness.count() > 0;
@@ -280,6 +304,8 @@ public final class LoadSummary {
             one.put("bytes", s.bytes());
             one.put("late", s.lateFragments());
             one.put("missing", s.missingFragments());
+            one.put("reconnects", s.reconnects());
+            one.put("longestGapMs", s.longestGapNs() / NS_PER_MS);
             one.put("toAcceptMs", s.openToAcceptNs() < 0 ? null : s.openToAcceptNs() / NS_PER_MS);
             one.put("toFirstDataMs", s.openToFirstDataNs() < 0 ? null : s.openToFirstDataNs() / NS_PER_MS);
             one.put("mediaSeconds", s.mediaNs() / NS_PER_S);

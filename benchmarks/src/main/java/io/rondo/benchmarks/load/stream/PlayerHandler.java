@@ -3,6 +3,7 @@ package io.rondo.benchmarks.load.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -19,7 +20,9 @@ import io.rondo.client.protocol.FrameDecoder;
 import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Redirect;
 import io.rondo.client.protocol.Reject;
+import io.rondo.client.protocol.RejectReason;
 import io.rondo.client.protocol.Report;
 
 import java.io.IOException;
@@ -35,12 +38,20 @@ import java.util.function.LongSupplier;
  * second, as {@code StreamClient} does, with what its {@link PlayerBuffer} holds and the bytes
  * received, and it plays its buffer at the media's rate, reading nothing while the buffer is full.
  *
+ * <p>In a cluster it follows REDIRECT to the node named, and, with reconnection on, a connection
+ * lost mid-stream (closed, reset, or ERROR SHUTTING_DOWN) is made again to the run's address after a
+ * backoff and the stream OPENed at the fragment after the last received ({@link Reconnection}). Each
+ * connection is a new channel on the same event loop with this same handler, hence sharable.
+ *
  * <p>Non-blocking, so a few hundred players share an event loop or two: the bytes of a read are
  * fed to the protocol's own {@link FrameDecoder}, and the clock is read once per read, so every
  * frame a read completes arrived at that moment. Owned by the channel's event loop, apart from
  * {@link #stop()}.
  */
+@ChannelHandler.Sharable
 final class PlayerHandler extends ChannelInboundHandlerAdapter {
+
+
 
     /** How often REPORT goes while a stream is open, as {@code StreamClient.DEFAULT_REPORT_INTERVAL}. */
     static final long REPORT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
@@ -48,7 +59,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     /** How long after CLOSE the player waits for the server to end the stream before it closes itself. */
     static final long CLOSE_GRACE_NS = TimeUnit.SECONDS.toNanos(5);
 
-    private enum State { CONNECTING, OPENING, WAITING_TO_RETRY, STREAMING, CLOSING, DONE }
+    private enum State { CONNECTING, OPENING, WAITING_TO_RETRY, STREAMING, CLOSING, RECONNECTING, DONE }
 
     private final int index;
     private final LoadSettings settings;
@@ -57,6 +68,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     private final FrameDecoder decoder = new FrameDecoder();
     private final PlayerBuffer buffer;
     private final FragmentListener listener;
+    private final Reconnection reconnection;
 
     private ChannelHandlerContext ctx;
     private volatile boolean stopRequested;
@@ -86,15 +98,13 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     private long secondArrivalNs;
     private long lastPresentationNs;
     private long lastArrivalNs;
+    /** Where the next OPEN starts after a loss: the fragment after the last received; -1 for the run's start. */
+    private long resumeAtNs = -1;
+    private String lostDetail;
 
-    /**
-     * @param index the stream's number in the run, from 0
-     * @param settings what to open, with what profile, for how long
-     * @param results where the player reports what it sees
-     * @param nanoClock the monotonic clock arrivals are measured on
-     */
+    /** A player told of nothing, which follows no REDIRECT and never reconnects; see the full constructor. */
     PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock) {
-        this(index, settings, results, nanoClock, FragmentListener.NONE);
+        this(index, settings, results, nanoClock, FragmentListener.NONE, null, 0);
     }
 
     /**
@@ -103,9 +113,12 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
      * @param results where the player reports what it sees
      * @param nanoClock the monotonic clock arrivals are measured on
      * @param listener told of every DATA and of the stream's end
+     * @param connector makes the connections after the first; null: no REDIRECT is followed, no loss reconnected
+     * @param reconnects how many connections to try after each loss; 0 never reconnects
      */
     PlayerHandler(int index, LoadSettings settings, LoadResults results, LongSupplier nanoClock,
-                  FragmentListener listener) {
+                  FragmentListener listener, Reconnection.Connector connector, int reconnects) {
+        this.reconnection = new Reconnection(settings.host(), settings.port(), connector, reconnects);
         this.listener = listener;
         this.index = index;
         this.settings = settings;
@@ -126,6 +139,10 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         long nowNs = nanoClock.getAsLong();
+        if (state == State.RECONNECTING) {
+            open(nowNs);
+            return;
+        }
         firstOpenNs = nowNs;
         results.streamOpened();
         durationTimer = context.executor().schedule(this::durationOver, settings.durationNs(), TimeUnit.NANOSECONDS);
@@ -136,6 +153,8 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     void connectFailed(Throwable cause) {
         if (state == State.CONNECTING) {
             finish(stopRequested ? Outcome.STOPPED : Outcome.CONNECT_FAILED, describe(cause));
+        } else if (state == State.RECONNECTING) {
+            lost(describe(cause));
         }
     }
 
@@ -156,7 +175,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext context, Object msg) {
         ByteBuf received = (ByteBuf) msg;
         try {
-            if (state == State.DONE) {
+            if (state == State.DONE || context != ctx) {
                 return;
             }
             long nowNs = nanoClock.getAsLong();
@@ -180,10 +199,20 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
             accept(accept, nowNs);
         } else if (frame instanceof Reject reject && state == State.OPENING) {
             reject(reject, nowNs);
+        } else if (frame instanceof Redirect redirect && state == State.OPENING) {
+            // Another node holds the object, or has room for it: the same OPEN goes there.
+            state = State.RECONNECTING;
+            String refused = reconnection.follow(redirect, ctx.channel(), this);
+            if (refused != null) {
+                finish(Outcome.REJECTED, refused);
+            }
         } else if (frame instanceof Live && (state == State.STREAMING || state == State.CLOSING)) {
             // How far the recording of a live object has got: the player plays what DATA brings.
         } else if (frame instanceof End && (state == State.STREAMING || state == State.CLOSING)) {
             finish(state == State.CLOSING ? Outcome.CLOSED : Outcome.ENDED, null);
+        } else if (frame instanceof ErrorFrame error && error.errorCode() == ErrorCode.SHUTTING_DOWN
+            && state == State.STREAMING && reconnection.enabled()) {
+            lost(LoadResults.errorName(error.code()) + ": " + error.message());
         } else if (frame instanceof ErrorFrame error) {
             results.error(error.code(), error.message());
             finish(Outcome.ERROR, LoadResults.errorName(error.code()) + ": " + error.message());
@@ -197,22 +226,57 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         openNs = nowNs;
         state = State.OPENING;
         LoadSettings.Target target = settings.target(index);
-        write(new Open(target.objectName(), target.startNs(), settings.profile(), target.fromLive()));
+        write(resumeAtNs >= 0 ? new Open(target.objectName(), resumeAtNs, settings.profile(), false, true)
+            : new Open(target.objectName(), target.startNs(), settings.profile(), target.fromLive(), true));
+    }
+
+    /**
+     * The connection is gone mid-stream ({@code detail}): it is made again to the run's address
+     * after a backoff, if the player reconnects and has attempts left; else the stream is lost.
+     */
+    private void lost(String detail) {
+        long waitNs = admitted ? reconnection.lost(nanoClock.getAsLong()) : -1;
+        lostDetail = lostDetail == null ? detail : lostDetail;
+        if (waitNs < 0) {
+            finish(Outcome.LOST, lostDetail);
+            return;
+        }
+        state = State.RECONNECTING;
+        cancel(reportTimer);
+        cancel(refillTimer);
+        resumeAtNs = fragments == 0 ? -1 : lastPresentationNs + fragmentDurationNs;
+        stepTimer = reconnection.again(ctx.channel(), this, waitNs);
     }
 
     private void accept(Accept accept, long nowNs) {
         acceptNs = nowNs;
-        admitted = true;
+        reconnection.answered();
         fragmentDurationNs = accept.fragmentDurationNs();
         bitsPerSecond = accept.bitsPerSecond();
-        openToAcceptNs = nowNs - openNs;
-        results.accepted(openToAcceptNs);
+        if (admitted) {
+            reconnection.reopened();
+        } else {
+            admitted = true;
+            openToAcceptNs = nowNs - openNs;
+            results.accepted(openToAcceptNs);
+        }
         state = State.STREAMING;
         reportTimer = ctx.executor().scheduleAtFixedRate(this::report, REPORT_INTERVAL_NS, REPORT_INTERVAL_NS,
             TimeUnit.NANOSECONDS);
     }
 
     private void reject(Reject reject, long nowNs) {
+        reconnection.answered();
+        if (admitted) {
+            // Opening a lost stream again: past its end it is over; a short resource is one more attempt.
+            String why = reject.reason() + ": " + reject.message();
+            if (reject.reason().transientShortage()) {
+                lost(why);
+            } else {
+                finish(reject.reason() == RejectReason.START_OUT_OF_RANGE ? Outcome.ENDED : Outcome.REJECTED, why);
+            }
+            return;
+        }
         rejects++;
         rejectDetail = reject.reason() + (reject.message().isEmpty() ? "" : ": " + reject.message());
         results.rejected(reject.reason(), reject.message());
@@ -227,6 +291,12 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void data(Data data, long nowNs) {
+        boolean resumed = reconnection.resuming();
+        if (resumed && data.fragmentIndex() < nextFragmentIndex) {
+            return;
+        }
+        reconnection.data(nowNs);
+        lostDetail = null;
         long latenessNs = Lateness.of(nowNs, acceptNs, data.deadlineNs());
         int size = data.payload().remaining();
         fragments++;
@@ -239,7 +309,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
             results.firstData(openToFirstDataNs);
         } else {
             missingFragments += Math.max(0, data.fragmentIndex() - nextFragmentIndex);
-            if (data.sequence() != nextSequence) {
+            if (!resumed && data.sequence() != nextSequence) {
                 sequenceFaults++;
             }
         }
@@ -295,6 +365,8 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
             }
             case OPENING -> finish(Outcome.NO_ANSWER, "no ACCEPT or REJECT within --duration");
             case WAITING_TO_RETRY -> finish(Outcome.REJECTED, rejectDetail);
+            case RECONNECTING -> finish(Outcome.LOST, lostDetail == null ? "no node answered within --duration"
+                : lostDetail);
             default -> {
                 // Connecting streams have no timer yet; closing and ended ones need nothing more.
             }
@@ -303,7 +375,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext context) {
-        if (state == State.DONE) {
+        if (state == State.DONE || state == State.RECONNECTING || context != ctx) {
             return;
         }
         if (state == State.CLOSING) {
@@ -317,16 +389,22 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         } catch (ProtocolException e) {
             detail = detail + " (" + e.getMessage() + ")";
         }
-        finish(Outcome.LOST, detail);
+        if (state == State.STREAMING) {
+            lost(detail);
+        } else {
+            finish(Outcome.LOST, detail);
+        }
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        if (state == State.DONE) {
+        if (state == State.DONE || state == State.RECONNECTING || context != ctx) {
             return;
         }
         if (state == State.CLOSING && cause instanceof IOException) {
             finish(Outcome.CLOSED, null);
+        } else if (state == State.STREAMING && cause instanceof IOException) {
+            lost(describe(cause));
         } else {
             finish(cause instanceof IOException ? Outcome.LOST : Outcome.PROTOCOL_FAULT, describe(cause));
         }
@@ -350,7 +428,8 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         results.streamEnded(new LoadResults.StreamRecord(index, outcome, detail, admitted, rejects, bitsPerSecond,
             fragments, bytes, lateFragments, missingFragments, sequenceFaults, openToAcceptNs, openToFirstDataNs,
             fragments >= 3 ? lastPresentationNs - secondPresentationNs : 0,
-            fragments >= 3 ? lastArrivalNs - secondArrivalNs : 0));
+            fragments >= 3 ? lastArrivalNs - secondArrivalNs : 0, reconnection.reconnects(), reconnection.gaps(),
+            reconnection.longestGapNs()));
         if (ctx != null) {
             ctx.close();
         }

@@ -99,6 +99,13 @@ public final class StreamLoad implements Callable<Integer> {
             + "retry-after, while the stream's --duration lasts. Off: a rejected stream stays rejected.")
     private boolean retry;
 
+    @Option(names = "--reconnect", paramLabel = "N", defaultValue = "3",
+        description = "How many times a player connects again, 250 ms apart and then twice as long each time, when "
+            + "its connection is lost mid-stream (a node stopped or died), to OPEN at the fragment after its last; "
+            + "0 never does (default: ${DEFAULT-VALUE}). The summary counts the reconnections and the longest gap. "
+            + "Players always follow REDIRECT, at most 3 in a row.")
+    private int reconnect;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
         description = "The client's event-loop threads (default: ${DEFAULT-VALUE}); the summary shows how late "
             + "they ran, to tell the client's delays from the server's.")
@@ -128,6 +135,7 @@ public final class StreamLoad implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LoadRun run = new LoadRun(settings, SystemClocks.nanoClock()::nanoTime, quiet ? null : System.err);
+        run.reconnect(reconnect);
         CountDownLatch reported = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             run.stop();
@@ -175,6 +183,9 @@ public final class StreamLoad implements Callable<Integer> {
 
     private LoadSettings settings() {
         try {
+            if (reconnect < 0) {
+                throw new IllegalArgumentException("--reconnect must be 0 or more, was " + reconnect);
+            }
             StreamUrl target = StreamUrl.parse(url);
             ClientProfile profile = new ClientProfile(ByteSizes.parse(rate, "--rate"),
                 ByteSizes.parse(buffer, "--buffer"));

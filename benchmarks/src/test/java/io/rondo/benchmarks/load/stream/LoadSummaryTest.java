@@ -41,13 +41,13 @@ class LoadSummaryTest {
         results.rejected(RejectReason.DISK_TIME, "disk 0 has no time left in its round");
         results.error(ErrorCode.READ_FAILED.code(), "disk 0: I/O error");
         results.streamEnded(new StreamRecord(0, Outcome.ENDED, null, true, 0, 2_000_000, 3, 3L * BYTES, 0, 0, 0,
-            3 * MS, 40 * MS, 2 * S, 2 * S));
+            3 * MS, 40 * MS, 2 * S, 2 * S, 0, 0, 0));
         results.streamEnded(new StreamRecord(1, Outcome.CLOSED, null, true, 0, 2_000_000, 3, 3L * BYTES,
-            oneLate ? 1 : 0, 0, 0, 5 * MS, 60 * MS, 2 * S, 2 * S + 20 * MS));
+            oneLate ? 1 : 0, 0, 0, 5 * MS, 60 * MS, 2 * S, 2 * S + 20 * MS, 0, 0, 0));
         results.streamEnded(new StreamRecord(2, Outcome.REJECTED, "DISK_TIME: disk 0 has no time left in its round",
-            false, 1, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0));
+            false, 1, 0, 0, 0, 0, 0, 0, -1, -1, 0, 0, 0, 0, 0));
         results.streamEnded(new StreamRecord(3, Outcome.ERROR, "READ_FAILED: disk 0: I/O error", true, 0,
-            2_000_000, 0, 0, 0, 0, 0, 4 * MS, -1, 0, 0));
+            2_000_000, 0, 0, 0, 0, 0, 4 * MS, -1, 0, 0, 0, 0, 0));
         return results;
     }
 
@@ -81,11 +81,26 @@ class LoadSummaryTest {
     void summaryNeverCallsARunWithMissingFragmentsClean() {
         LoadResults results = synthetic(false);
         results.streamEnded(new StreamRecord(4, Outcome.ENDED, null, true, 0, 2_000_000, 2, 2L * BYTES, 0, 3, 0,
-            3 * MS, 40 * MS, 2 * S, 2 * S));
+            3 * MS, 40 * MS, 2 * S, 2 * S, 0, 0, 0));
         String text = LoadSummary.of(settings, results).text();
         assertTrue(text.contains("MISSING: 3 fragments of admitted streams never arrived"), text);
         assertFalse(text.contains("none was late"), text);
         assertFalse(text.contains("LATE:"), text);
+    }
+
+    @Test
+    void streamsThatReconnectedAreCountedWithTheirLongestGap() {
+        LoadResults results = synthetic(false);
+        assertFalse(LoadSummary.of(settings, results).text().contains("reconnect "), "no line when none did");
+        results.streamEnded(new StreamRecord(4, Outcome.ENDED, null, true, 0, 2_000_000, 2, 2L * BYTES, 0, 0, 0,
+            3 * MS, 40 * MS, 2 * S, 2 * S, 2, 2, 700 * MS));
+        results.streamEnded(new StreamRecord(5, Outcome.ENDED, null, true, 0, 2_000_000, 2, 2L * BYTES, 0, 0, 0,
+            3 * MS, 40 * MS, 2 * S, 2 * S, 1, 1, 1_200 * MS));
+        LoadSummary summary = LoadSummary.of(settings, results);
+        assertTrue(summary.text().contains("reconnect    2 streams lost their connection and opened again 3 times; "
+            + "3 gaps, the longest 1200.0 ms"), summary.text());
+        assertEquals(Map.of("streams", 2L, "reconnects", 3L, "gaps", 3L, "longestGapMs", 1200.0),
+            summary.json().get("reconnects"));
     }
 
     @Test

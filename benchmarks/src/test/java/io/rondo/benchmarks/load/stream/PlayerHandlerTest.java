@@ -16,12 +16,15 @@ import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Open;
 import io.rondo.client.protocol.ProtocolException;
+import io.rondo.client.protocol.Redirect;
+import io.rondo.client.protocol.RedirectReason;
 import io.rondo.client.protocol.Reject;
 import io.rondo.client.protocol.RejectReason;
 import io.rondo.client.protocol.Report;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,13 +46,29 @@ class PlayerHandlerTest {
     private LoadResults results;
     private EmbeddedChannel channel;
 
+    /** The addresses a player connected to after its first connection. */
+    private final List<String> connections = new ArrayList<>();
+
     private void start(boolean retry, long durationNs) {
+        start(retry, durationNs, null);
+    }
+
+    /** Starts a player whose later connections are new embedded channels, if {@code reconnects} is not null. */
+    private void start(boolean retry, long durationNs, Integer reconnects) {
         LoadSettings settings = new LoadSettings("127.0.0.1", 19401, "videos/clip.mp4", 1, 0, durationNs, PROFILE,
             retry, 1);
         results = new LoadResults(1, clock.get(), durationNs);
         channel = new EmbeddedChannel();
         channel.freezeTime();
-        channel.pipeline().addLast(new PlayerHandler(0, settings, results, clock::get));
+        channel.pipeline().addLast(reconnects == null ? new PlayerHandler(0, settings, results, clock::get)
+            : new PlayerHandler(0, settings, results, clock::get, FragmentListener.NONE, (host, port, loop, player) -> {
+                connections.add(host + ":" + port);
+                EmbeddedChannel next = new EmbeddedChannel();
+                next.freezeTime();
+                next.pipeline().addLast(player);
+                next.pipeline().fireChannelActive();
+                channel = next;
+            }, reconnects));
         // The channel came up before the handler was added (its time frozen first): the connection is made now.
         channel.pipeline().fireChannelActive();
     }
@@ -148,6 +167,61 @@ class PlayerHandlerTest {
         assertEquals(250_000, report.bytesReceived());
         assertEquals(250_000, report.bufferedBytes());
         assertEquals(S, report.bufferedNs());
+    }
+
+    @Test
+    void aRedirectSendsTheSameOpenToTheNodeNamed() throws Exception {
+        start(false, 60 * S, 0);
+        Open first = assertInstanceOf(Open.class, clientSent());
+        assertTrue(first.followsRedirects());
+        serverSends(new Redirect(RedirectReason.NOT_HERE, "rondo://10.0.0.2:9554/videos/clip.mp4"));
+        assertEquals(List.of("10.0.0.2:9554"), connections);
+        assertEquals(first, clientSent(), "the same OPEN, at the node named");
+        serverSends(accept());
+        serverSends(data(0, S, 100));
+        serverSends(new End());
+        StreamRecord stream = onlyStream();
+        assertEquals(Outcome.ENDED, stream.outcome());
+        assertEquals(1, results.admittedSoFar());
+        assertEquals(0, stream.reconnects());
+    }
+
+    @Test
+    void aConnectionLostMidStreamIsMadeAgainAfterItsBackoffAndTheStreamGoesOnAtTheNextFragment() throws Exception {
+        start(false, 60 * S, 3);
+        assertInstanceOf(Open.class, clientSent());
+        serverSends(accept());
+        serverSends(data(0, S, 100));
+        serverSends(data(1, 2 * S, 100));
+        EmbeddedChannel lost = channel;
+        // The peer reset the connection. (Closing an EmbeddedChannel would also cancel its timers, which a real
+        // channel's event loop keeps.)
+        lost.pipeline().fireChannelInactive();
+        clock.addAndGet(Reconnection.BACKOFF_NS - 1);
+        lost.advanceTimeBy(Reconnection.BACKOFF_NS - 1, TimeUnit.NANOSECONDS);
+        lost.runScheduledPendingTasks();
+        assertEquals(List.of(), connections, "not before the backoff");
+        clock.addAndGet(1);
+        lost.advanceTimeBy(1, TimeUnit.NANOSECONDS);
+        lost.runScheduledPendingTasks();
+        assertEquals(List.of("127.0.0.1:19401"), connections, "again to the run's address");
+        Open again = assertInstanceOf(Open.class, clientSent());
+        assertEquals(2 * S, again.startNs(), "at the fragment after the last received");
+
+        clock.addAndGet(50 * MS);
+        serverSends(accept());
+        serverSends(new Data(0, 1, S, S, false, ByteBuffer.allocate(100)));
+        serverSends(new Data(1, 2, 2 * S, S, false, ByteBuffer.allocate(100)));
+        serverSends(new End());
+        StreamRecord stream = onlyStream();
+        assertEquals(Outcome.ENDED, stream.outcome());
+        assertEquals(3, stream.fragments(), "fragment 1, sent again from its keyframe, is not counted twice");
+        assertEquals(0, stream.missingFragments());
+        assertEquals(0, stream.sequenceFaults());
+        assertEquals(1, stream.reconnects());
+        assertEquals(1, stream.gaps());
+        assertEquals(Reconnection.BACKOFF_NS + 50 * MS, stream.longestGapNs(), "from the loss to the next DATA");
+        assertEquals(1, results.admittedSoFar(), "one stream, admitted once");
     }
 
     @Test

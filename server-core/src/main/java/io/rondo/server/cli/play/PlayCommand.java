@@ -1,6 +1,8 @@
 package io.rondo.server.cli.play;
 
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.client.Gap;
+import io.rondo.client.Reconnect;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
 import io.rondo.client.StreamUrl;
@@ -23,6 +25,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +60,12 @@ import static io.rondo.server.cli.play.PlayMessages.NAME;
         "",
         "A recording being made plays like any object, from --start; --live starts at its live edge (the newest "
             + "keyframe) and --behind that far behind it:",
-        "  rondo play rondo://127.0.0.1:8554/cams/door.webm --live -o - | ffplay -"},
+        "  rondo play rondo://127.0.0.1:8554/cams/door.webm --live -o - | ffplay -",
+        "",
+        "A server that does not hold the object, or has no room, may send the client to another node of its cluster "
+            + "(REDIRECT), which it follows. A connection lost mid-stream (the node stopped or failed, the network "
+            + "broke) is made again to URL's address, --reconnect times at most, and the stream goes on at the "
+            + "fragment after the last written; each gap is told on standard error and counted in the summary."},
     mixinStandardHelpOptions = true,
     sortOptions = false,
     exitCodeListHeading = "%nExit codes:%n",
@@ -78,6 +88,9 @@ public final class PlayCommand implements Callable<Integer> {
 
     /** How long Ctrl-C waits for the stream to close and the output to be flushed: a gone server cannot hang it. */
     private static final long STOP_WAIT_NS = 2_000_000_000L;
+
+    /** The wait before the first reconnection; each further one waits twice as long. */
+    private static final Duration RECONNECT_BACKOFF = Duration.ofMillis(250);
 
     /** The least time between two redraws of the progress line on a terminal. */
     static final long PROGRESS_REDRAW_NS = 250_000_000L;
@@ -119,6 +132,11 @@ public final class PlayCommand implements Callable<Integer> {
             + "player reading standard output buffers).")
     private String buffer;
 
+    @Option(names = "--reconnect", paramLabel = "N", defaultValue = "3",
+        description = "How many times to connect again, 250 ms apart and then twice as long each time, when the "
+            + "connection is lost mid-stream; 0 never does (default: ${DEFAULT-VALUE}).")
+    private int reconnect;
+
     @Option(names = {"-q", "--quiet"},
         description = "No progress line and no summary on standard error; failures are still explained.")
     private boolean quiet;
@@ -156,6 +174,9 @@ public final class PlayCommand implements Callable<Integer> {
             target = StreamUrl.parse(url);
             startNs = fromLive ? behindNs() : startNs(start);
             profile = new ClientProfile(ByteSizes.parse(maxRate, "--max-rate"), ByteSizes.parse(buffer, "--buffer"));
+            if (reconnect < 0) {
+                throw new IllegalArgumentException("--reconnect must be 0 or more, was " + reconnect);
+            }
             media = MediaOutput.open(output, System.out);
             partial = media.part();
         } catch (IllegalArgumentException e) {
@@ -247,7 +268,9 @@ public final class PlayCommand implements Callable<Integer> {
     private int play(StreamUrl target, Start start, ClientProfile profile, MediaOutput media, ProgressLine progress) {
         StreamClient client;
         try {
-            client = StreamClient.connect(target.host(), target.port());
+            client = StreamClient.connect(target.host(), target.port(), StreamClient.DEFAULT_TIMEOUT,
+                StreamClient.DEFAULT_REPORT_INTERVAL, new Reconnect(reconnect, RECONNECT_BACKOFF,
+                    () -> Instant.ofEpochSecond(0, nanoClock.getAsLong())));
         } catch (IOException e) {
             if (stopping) {
                 return interrupted(null, media, progress);
@@ -265,8 +288,13 @@ public final class PlayCommand implements Callable<Integer> {
                 : client.open(target.objectName(), start.ns(), profile);
             meter = new PlaybackMeter(accept, nanoClock.getAsLong());
             media.write(accept.initSegment());
+            int gapsTold = 0;
             for (Data data = client.nextData(); data != null; data = client.nextData()) {
                 long nowNs = nanoClock.getAsLong();
+                List<Gap> gaps = client.gaps();
+                for (; gapsTold < gaps.size(); gapsTold++) {
+                    progress.fail(PlayMessages.gap(gaps.get(gapsTold)));
+                }
                 meter.received(data, nowNs);
                 client.bufferLevel(meter.bufferedNs(nowNs), meter.bufferedBytes(nowNs));
                 media.write(data.payload());
@@ -278,7 +306,8 @@ public final class PlayCommand implements Callable<Integer> {
                 return interrupted(meter, media, progress);
             }
             media.finish();
-            progress.end(PlayMessages.summary("the stream ended", meter, nanoClock.getAsLong()) + media.where());
+            progress.end(PlayMessages.summary("the stream ended", meter, nanoClock.getAsLong())
+                + PlayMessages.gaps(client.gaps()) + media.where());
             return EXIT_ENDED;
         } catch (StreamRejectedException e) {
             progress.fail(PlayMessages.refusal(target.objectName(), e.reject()));

@@ -1,5 +1,6 @@
 package io.rondo.server.cli.play;
 
+import io.rondo.client.Gap;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.Live;
 import io.rondo.client.protocol.Reject;
@@ -8,6 +9,8 @@ import io.rondo.server.config.ByteSizes;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -51,6 +54,25 @@ final class PlayMessages {
             meter.positionNs() / 1e9, count(meter.fragments(), "fragment", "fragments"),
             ByteSizes.format(meter.bytes()), meter.sinceAcceptedNs(nowNs) / 1e9,
             rate(meter.meanBytesPerSecond(nowNs)), count(meter.glitches(), "glitch", "glitches"));
+    }
+
+    /** A connection lost mid-stream and made again: why, and what the gap cost. */
+    static String gap(Gap gap) {
+        return String.format(Locale.ROOT, "%sthe connection was lost (%s); connected again, the stream went on at "
+            + "fragment %d after %.1f s%s", NAME, gap.cause(), gap.nextFragment(), gap.length().toMillis() / 1e3,
+            gap.fragmentsSkipped() == 0 ? ", nothing skipped" : ", " + count(gap.fragmentsSkipped(), "fragment",
+                "fragments") + " skipped");
+    }
+
+    /** What the summary adds when the stream had gaps: how many, and the longest; nothing if none. */
+    static String gaps(List<Gap> gaps) {
+        if (gaps.isEmpty()) {
+            return "";
+        }
+        Duration longest = gaps.stream().map(Gap::length).max(Duration::compareTo).orElseThrow();
+        return String.format(Locale.ROOT, ", %s (the longest %.1f s, %d fragments skipped)",
+            count(gaps.size(), "reconnection", "reconnections"), longest.toMillis() / 1e3,
+            gaps.stream().mapToLong(Gap::fragmentsSkipped).sum());
     }
 
     /** The server could not be reached: where, why, and what to check. */

@@ -331,12 +331,33 @@ class PlayCommandTest {
     }
 
     @Test
+    void aStreamWhoseServerStopsMidStreamIsOpenedAgainAtTheNextFragmentAndTheGapIsTold() throws Exception {
+        serve();
+        Path out = temp.resolve("out.webm");
+        Path part = temp.resolve("out.webm.part");
+        background = Executors.newSingleThreadExecutor();
+        Future<Integer> exit = background.submit(() -> rondo("play", url("clip.webm"), "-o", out.toString()));
+        awaitFirstFragment(part);
+
+        streams.endStreams();
+
+        assertEquals(0, exit.get(30, TimeUnit.SECONDS), stderr.toString());
+        String errors = stderr.toString();
+        assertTrue(errors.contains("rondo play: the connection was lost (server error 0x0103 SHUTTING_DOWN"), errors);
+        assertTrue(errors.contains("; connected again, the stream went on at fragment "), errors);
+        assertTrue(errors.contains("the stream ended: "), errors);
+        assertTrue(errors.contains(", 1 reconnection (the longest "), errors);
+        assertTrue(Files.exists(out), "the whole stream was written");
+    }
+
+    @Test
     void aServerErrorMidStreamExits4AndDeletesThePartialFile() throws Exception {
         serve();
         Path out = temp.resolve("out.webm");
         Path part = temp.resolve("out.webm.part");
         background = Executors.newSingleThreadExecutor();
-        Future<Integer> exit = background.submit(() -> rondo("play", url("clip.webm"), "-o", out.toString(), "-q"));
+        Future<Integer> exit = background.submit(() -> rondo("play", url("clip.webm"), "-o", out.toString(), "-q",
+            "--reconnect", "0"));
         awaitFirstFragment(part);
 
         streams.endStreams();

@@ -1,5 +1,6 @@
 package io.rondo.server.cli.play;
 
+import io.rondo.client.Gap;
 import io.rondo.client.StreamErrorException;
 import io.rondo.client.protocol.ErrorCode;
 import io.rondo.client.protocol.ErrorFrame;
@@ -13,6 +14,9 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.file.AccessDeniedException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import static io.rondo.server.cli.play.PlaybackMeterTest.ACCEPTED_NS;
@@ -34,6 +38,19 @@ class PlayMessagesTest {
         meter.received(data(0, SECOND, 500_000), ACCEPTED_NS + SECOND);
         meter.received(data(1, 2 * SECOND, 500_000), ACCEPTED_NS + 2 * SECOND + SECOND / 2);
         return meter;
+    }
+
+    @Test
+    void aGapIsToldWithItsCauseLengthAndWhatWasSkippedAndTheSummaryCountsThem() {
+        Gap none = new Gap(Instant.EPOCH, Duration.ofMillis(1_250), 4, 5, "127.0.0.1:8554 closed the connection");
+        Gap two = new Gap(Instant.EPOCH, Duration.ofMillis(3_400), 9, 12, "no bytes for 10000 ms");
+        assertEquals("rondo play: the connection was lost (127.0.0.1:8554 closed the connection); connected again, "
+            + "the stream went on at fragment 5 after 1.3 s, nothing skipped", PlayMessages.gap(none));
+        assertTrue(PlayMessages.gap(two).endsWith("at fragment 12 after 3.4 s, 2 fragments skipped"),
+            PlayMessages.gap(two));
+        assertEquals(", 2 reconnections (the longest 3.4 s, 2 fragments skipped)",
+            PlayMessages.gaps(List.of(none, two)));
+        assertEquals("", PlayMessages.gaps(List.of()), "a stream without gaps says nothing of them");
     }
 
     @Test
