@@ -218,7 +218,8 @@ public final class RondoContext {
 
     /**
      * Where an OPEN this node cannot serve (it does not hold the object, or has no room) is sent by
-     * REDIRECT: the cluster's other nodes (default: {@link Elsewhere#NONE}, a single server).
+     * REDIRECT (default: the cluster's other nodes, from what they list and their agents say; none for a single
+     * server).
      */
     public RondoContext elsewhere(Elsewhere elsewhere) {
         this.elsewhere = Objects.requireNonNull(elsewhere, "elsewhere");
