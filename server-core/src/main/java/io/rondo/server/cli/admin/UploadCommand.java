@@ -87,7 +87,8 @@ final class UploadCommand extends AdminSubcommand {
                 AdminCommand.printJson(out, reply.body());
             } else {
                 out.println("uploaded " + file + " as " + reply.body().path("name").asText(name) + " ("
-                    + describe(reply.body()) + ")");
+                    + describe(reply.body()) + ")" + reply.headers().firstValue("Rondo-Nodes")
+                        .map(nodes -> ", on nodes " + nodes).orElse(""));
             }
         });
     }
