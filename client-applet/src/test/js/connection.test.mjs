@@ -57,11 +57,11 @@ function accepted(socket = new RecordingSocket()) {
   return connection;
 }
 
-test('OPEN names the object without its leading slash and declares the profile', () => {
+test('OPEN names the object without its leading slash, declares the profile and follows REDIRECT', () => {
   const socket = new RecordingSocket();
   new Connection(socket).open('/videos/a.webm', 30e9, { rate: 2500000, buffer: 8388608 }, 0);
   assert.deepEqual(new Uint8Array(socket.sent[0]),
-    new Uint8Array(P.encodeOpen('videos/a.webm', 30e9, 2500000, 8388608)));
+    new Uint8Array(P.encodeOpen('videos/a.webm', 30e9, 2500000, 8388608, { followsRedirects: true })));
 });
 
 test('the stream clock starts at ACCEPT', () => {
@@ -164,7 +164,7 @@ test('OPEN and SEEK from the live edge carry the FROM_LIVE flag, and going live 
   const connection = new Connection(socket);
   connection.open('/cams/door.webm', 20e9, { rate: 2500000, buffer: 8388608 }, 0, true);
   const open = new DataView(socket.sent[0]);
-  assert.equal(open.getUint8(3), P.FROM_LIVE, 'OPEN FROM_LIVE');
+  assert.equal(open.getUint8(3), P.FROM_LIVE | P.FOLLOWS_REDIRECTS, 'OPEN FROM_LIVE');
   assert.equal(open.getBigInt64(8), 20000000000n, '20 s behind the edge');
   connection.accepted({ type: 'ACCEPT', live: true, fragmentDurationNs: 1e9 }, 0);
   assert.equal(connection.take(data(40)), true);

@@ -43,12 +43,12 @@ export class Connection {
 
   /**
    * Sends OPEN for objectName (without its leading '/') at startNs with the client profile; with
-   * fromLive, startNs is how far behind the live edge to start.
+   * fromLive, startNs is how far behind the live edge to start. The player follows REDIRECT.
    */
   open(objectName, startNs, profile, nowMs, fromLive = false) {
     this.openSentAtMs = nowMs;
     this.send(P.encodeOpen(objectName.replace(/^\//, ''), Math.round(startNs), profile.rate, profile.buffer,
-      { fromLive }));
+      { fromLive, followsRedirects: true }));
   }
 
   accepted(accept, nowMs) {

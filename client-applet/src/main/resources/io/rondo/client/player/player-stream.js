@@ -1,11 +1,14 @@
 // The stream half of the web player (player.js): opening a stream on a new connection, and what
 // each frame the server sends does to the feed, the stats and the view, a live object's LIVE frames
-// and "go live" among them. Player extends it with what is held, playback and what a person does;
+// and "go live" among them. The stream's URL names its object (/stream/NAME), so a proxy in front
+// of a cluster can route it; a REDIRECT is followed to the node it names, and a connection lost
+// mid-stream is opened again after a backoff at the fragment after the playing one (reconnect.js). Player extends it with what is held, playback and what a person does;
 // the fields it uses (info, profile, connection, feed, view, live, stats, fragments, video) are
 // Player's.
 
 import { Connection } from './connection.js';
 import * as P from './protocol.js';
+import { MAX_REDIRECTS, nextFragmentNs, objectStreamPath, Reconnector } from './reconnect.js';
 import { StreamSocket, streamUrl } from './stream.js';
 import { formatBytes } from './units.js';
 
@@ -13,13 +16,24 @@ import { formatBytes } from './units.js';
 export const STOPPED = ['rejected', 'error', 'unsupported'];
 
 export class PlayerStream {
-  /** Opens a stream at startNs (fromLive: that far behind the live edge) on a new connection, closing the one before. */
-  connect(startNs, fromLive = false) {
+  reconnector = new Reconnector();
+  reconnectTimer = null;
+  /** The latest OPEN's start, which a REDIRECT sends on to another node. */
+  opening = { startNs: 0, fromLive: false };
+  fragmentDurationNs = 1e9;
+
+  /**
+   * Opens a stream at startNs (fromLive: that far behind the live edge) on a new connection, closing
+   * the one before; at url, the WebSocket address a REDIRECT named, else this server's for the object.
+   */
+  connect(startNs, fromLive = false, url = null) {
     this.connection?.close();
+    clearTimeout(this.reconnectTimer);
     this.view.hideOverlay();
     this.view.stopCountdown();
-    this.setState('connecting');
-    const socket = new StreamSocket(streamUrl(location, this.info.streamPath));
+    this.setState(this.reconnector.resuming ? 'reconnecting' : 'connecting');
+    this.opening = { startNs, fromLive };
+    const socket = new StreamSocket(url ?? streamUrl(location, objectStreamPath(this.info.streamPath, this.name)));
     const connection = new Connection(socket);
     this.connection = connection;
     this.live.landing = fromLive;
@@ -50,13 +64,35 @@ export class PlayerStream {
     });
   }
 
-  /** The server (or the network) closed the connection. */
+  /** The server (or the network) closed the connection: a stream that had started is picked up again. */
   lost(connection, event) {
     connection.close();
-    if (!connection.endReceived && !STOPPED.includes(this.state)) {
+    if (connection.endReceived || STOPPED.includes(this.state)) {
+      return;
+    }
+    const cause = `the server closed the connection (code ${event.code}${event.reason ? `: ${event.reason}` : ''})`;
+    if (!this.reconnectAfter(connection, cause)) {
       this.fail('The connection was lost', `The server closed the stream's connection (code ${event.code}`
         + `${event.reason ? `: ${event.reason}` : ''}) before the clip ended.`, true);
     }
+  }
+
+  /**
+   * Opens a stream that had started (or was being picked up) again after a backoff, at the fragment
+   * after the playing one; false if it had not started or no attempt is left.
+   */
+  reconnectAfter(connection, cause) {
+    const started = connection.accept !== null || this.reconnector.resuming;
+    const waitMs = started ? this.reconnector.lost(performance.now(), cause) : null;
+    if (waitMs === null) {
+      return false;
+    }
+    this.setState('reconnecting');
+    this.log(`${cause}; connecting again in ${(waitMs / 1000).toFixed(1)} s (attempt ${this.reconnector.attempt} `
+      + `of ${this.reconnector.attempts})`, true);
+    this.reconnectTimer = setTimeout(
+      () => this.connect(nextFragmentNs(this.resumeAtNs(), this.fragmentDurationNs)), waitMs);
+    return true;
   }
 
   onFrame(frame) {
@@ -67,6 +103,7 @@ export class PlayerStream {
       case 'END': return this.onEnd();
       case 'LIVE': return this.onLive(frame);
       case 'ERROR': return this.onError(frame);
+      case 'REDIRECT': return this.onRedirect(frame);
       default: return undefined;
     }
   }
@@ -74,6 +111,8 @@ export class PlayerStream {
   onAccept(accept) {
     const connection = this.connection;
     connection.accepted(accept, performance.now());
+    this.reconnector.answered();
+    this.fragmentDurationNs = accept.fragmentDurationNs;
     this.log(`ACCEPT stream ${accept.streamId}: ${accept.codecs}, `
       + `${(accept.fragmentDurationNs / 1e9).toFixed(1)} s fragments, ${formatBytes(accept.initSegment.length)} init`);
     this.view.stream(accept);
@@ -129,9 +168,33 @@ export class PlayerStream {
     this.setState('buffering');
   }
 
-  onReject(reject) {
+  /** Another node holds the object, or has room for it: the same OPEN goes there. */
+  onRedirect(redirect) {
     this.connection.close();
+    if (!this.reconnector.redirected()) {
+      this.fail('The stream went round', `The servers sent this player on more than ${MAX_REDIRECTS} times in a `
+        + `row, last to ${redirect.target}.`, true);
+      return;
+    }
+    this.log(`REDIRECT ${redirect.reasonName} to ${redirect.target}`);
+    this.connect(this.opening.startNs, this.opening.fromLive, redirect.target);
+  }
+
+  onReject(reject) {
+    const connection = this.connection;
+    connection.close();
+    this.reconnector.answered();
     const reason = P.RejectReason[reject.reason];
+    if (this.reconnector.resuming && reason.name === 'START_OUT_OF_RANGE') {
+      // Picked up past its end: the stream had sent all there was.
+      connection.ended();
+      this.log('the stream had reached its end');
+      this.feed.pump();
+      return;
+    }
+    if (this.reconnector.resuming && reason.retry && this.reconnectAfter(connection, `REJECT ${reason.name}`)) {
+      return;
+    }
     this.setState('rejected');
     this.log(`REJECT ${reason.name}: ${reject.message}`, true);
     const title = reason.retry ? 'The server is busy' : 'The server cannot play this';
@@ -147,6 +210,11 @@ export class PlayerStream {
       return;
     }
     const now = performance.now();
+    const gap = this.reconnector.data(now);
+    if (gap) {
+      this.log(`went on at fragment ${data.fragmentIndex} after a gap of ${(gap.lengthMs / 1000).toFixed(1)} s`, true);
+      this.view.reconnects(this.reconnector.summary());
+    }
     const bytes = data.fragment.byteLength;
     this.stats.received(now, bytes, connection);
     const lateMs = connection.lateByMs(data, now);
@@ -175,6 +243,11 @@ export class PlayerStream {
 
   onError(error) {
     this.log(`ERROR ${error.codeName}: ${error.message}`, true);
+    const connection = this.connection;
+    if (error.codeName === 'SHUTTING_DOWN' && this.reconnectAfter(connection, 'the server is shutting down')) {
+      connection.close();
+      return;
+    }
     this.fail('The server ended the stream', `${error.message} (${error.codeName})`, true);
   }
 

@@ -271,6 +271,7 @@ class Player extends PlayerStream {
 
   /** "Retry now": a new stream from the playing position, or the page again if it never got that far. */
   retry() {
+    this.reconnector.reset();
     if (this.info && this.info.kind === 'continuous' && this.profile) {
       this.connect(this.resumeAtNs());
     } else {

@@ -72,6 +72,11 @@ export class View {
     $('play').title = playing ? 'Pause (space)' : 'Play (space)';
   }
 
+  /** How many times the stream was picked up again after a lost connection, and the longest gap. */
+  reconnects(text) {
+    $('stat-reconnects').textContent = text;
+  }
+
   /** The time beside the seek bar. */
   time(positionS, durationS) {
     $('time').textContent = `${formatTime(positionS)} / ${formatTime(durationS)}`;

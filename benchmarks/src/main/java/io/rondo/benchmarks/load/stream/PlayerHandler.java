@@ -389,7 +389,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         } catch (ProtocolException e) {
             detail = detail + " (" + e.getMessage() + ")";
         }
-        if (state == State.STREAMING) {
+        if (state == State.STREAMING || reconnection.resuming()) {
             lost(detail);
         } else {
             finish(Outcome.LOST, detail);
@@ -403,7 +403,7 @@ final class PlayerHandler extends ChannelInboundHandlerAdapter {
         }
         if (state == State.CLOSING && cause instanceof IOException) {
             finish(Outcome.CLOSED, null);
-        } else if (state == State.STREAMING && cause instanceof IOException) {
+        } else if ((state == State.STREAMING || reconnection.resuming()) && cause instanceof IOException) {
             lost(describe(cause));
         } else {
             finish(cause instanceof IOException ? Outcome.LOST : Outcome.PROTOCOL_FAULT, describe(cause));
