@@ -9,6 +9,7 @@ import io.rondo.client.protocol.ErrorFrame;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.FrameCodec;
 import io.rondo.client.protocol.Live;
+import io.rondo.client.protocol.Redirect;
 import io.rondo.client.protocol.Reject;
 import io.rondo.scheduler.admission.AdmissionConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -110,7 +111,7 @@ class PlayerBrowserTest {
     void theProtocolModuleReadsAndWritesTheSpecificationsExamplesAsTheJavaCodecDoes() throws Exception {
         browser.get(base() + "/player/");
         Map<String, String> examples = hexExamples(Files.readString(SPEC, StandardCharsets.UTF_8));
-        assertEquals(15, examples.size(), "one hex example per frame type in " + SPEC);
+        assertEquals(16, examples.size(), "one hex example per frame type in " + SPEC);
         for (Map.Entry<String, String> example : examples.entrySet()) {
             byte[] wire = HexFormat.of().parseHex(example.getValue());
             Frame frame = FrameCodec.decode(ByteBuffer.wrap(wire));
@@ -458,6 +459,8 @@ class PlayerBrowserTest {
                 + d.bytesReceived();
         } else if (frame instanceof Live l) {
             return "LIVE recordedNs=" + l.recordedNs() + " durableNs=" + l.durableNs() + " ended=" + l.ended();
+        } else if (frame instanceof Redirect r) {
+            return "REDIRECT reason=" + r.reason().code() + " target=" + r.target();
         }
         throw new AssertionError("not a server frame: " + frame);
     }
@@ -486,6 +489,7 @@ class PlayerBrowserTest {
             case "ERROR" -> List.of("code", "message");
             case "DURABLE" -> List.of("fragments", "durableNs", "bytesReceived");
             case "LIVE" -> List.of("recordedNs", "durableNs", "ended");
+            case "REDIRECT" -> List.of("reason", "target");
             default -> List.of();
         };
         StringBuilder out = new StringBuilder(type);
