@@ -31,6 +31,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A whole Rondo server, built and started in one place from a {@link RondoContext}: the disks with
@@ -51,6 +53,9 @@ public final class RondoServer implements AutoCloseable {
     private EventHub events;
     private PolicyControl policy;
     private AdminApi api;
+    /** How long a stopping node with an agent says {@code drain} before it ends its streams. */
+    private static final long AGENT_GRACE_NS = TimeUnit.MILLISECONDS.toNanos(1500);
+
     private ClusterRuntime cluster;
     private AdminServer admin;
     private AgentReport agent;
@@ -170,11 +175,17 @@ public final class RondoServer implements AutoCloseable {
     /**
      * Begins an orderly stop: new streams are refused and the agent tells the balancer
      * {@code drain}, the health probes say the server is draining, and every stream is ended with a
-     * reason its client is told.
+     * reason its client is told; with an agent, a second and a half after, so that HAProxy (which
+     * reads it every second) sends the clients that reconnect to other nodes.
      */
     public void drain() {
         streams.drain().stopping();
         api.draining();
+        if (agentServer != null) {
+            // HAProxy reads the agent every second: let it see drain before the streams end, so their
+            // clients reconnect to other nodes rather than here.
+            LockSupport.parkNanos(AGENT_GRACE_NS);
+        }
         streams.endStreams();
     }
 
