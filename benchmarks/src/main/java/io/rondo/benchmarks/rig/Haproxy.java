@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -65,10 +67,10 @@ public final class Haproxy implements AutoCloseable {
     }
 
     /**
-     * How many of the stream backend's servers HAProxy counts as up now ({@code show stat} on its
-     * runtime API: status {@code UP} or {@code DRAIN}).
+     * Each server of {@code backend} and its status now ({@code show stat} on HAProxy's runtime API): {@code UP},
+     * {@code DRAIN} (its agent says it is full or drained), {@code DOWN}, {@code MAINT}...
      */
-    public int streamServersUp(String backend) throws IOException {
+    public Map<String, String> serverStatuses(String backend) throws IOException {
         List<String> rows;
         try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             channel.write(ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
@@ -79,13 +81,14 @@ public final class Haproxy implements AutoCloseable {
             throw new IOException("haproxy's runtime API answered show stat with nothing");
         }
         int status = List.of(rows.get(0).substring(2).split(",")).indexOf("status");
-        int up = 0;
+        Map<String, String> statuses = new TreeMap<>();
         for (String row : rows.subList(1, rows.size())) {
             String[] fields = row.split(",", -1);
-            boolean server = fields[0].equals(backend) && !fields[1].equals("BACKEND");
-            up += server && (fields[status].startsWith("UP") || fields[status].equals("DRAIN")) ? 1 : 0;
+            if (fields[0].equals(backend) && !fields[1].equals("BACKEND")) {
+                statuses.put(fields[1], fields[status]);
+            }
         }
-        return up;
+        return statuses;
     }
 
     /** What HAProxy printed so far. */

@@ -131,7 +131,7 @@ final class ClusterRig implements AutoCloseable {
             throw e;
         }
         ClusterRig rig = new ClusterRig(nodes, haproxy, httpPort, streamPort, new NodeApi(token), clock);
-        rig.awaitUp(count);
+        rig.awaitReady();
         return rig;
     }
 
@@ -206,12 +206,20 @@ final class ClusterRig implements AutoCloseable {
         return nodes.get(node).process().adminUrl();
     }
 
-    private void awaitUp(int count) throws IOException {
+    /**
+     * Returns once HAProxy takes new streams on every running node: its checks find each up, and its agent no
+     * longer says {@code drain} (a node that was full says so until its next agent check).
+     */
+    void awaitReady() throws IOException {
         long giveUpNs = clock.nanoTime() + READY_LIMIT.toNanos();
-        while (haproxy.streamServersUp(STREAM_BACKEND) < count) {
+        while (true) {
+            Map<String, String> statuses = haproxy.serverStatuses(STREAM_BACKEND);
+            if (running().stream().allMatch(node -> "UP".equals(statuses.get(node)))) {
+                return;
+            }
             if (clock.nanoTime() - giveUpNs > 0) {
-                throw new IOException("HAProxy's checks do not find the " + count + " nodes up within "
-                    + READY_LIMIT.toSeconds() + " s:\n" + haproxy.printed());
+                throw new IOException("HAProxy does not take streams on every node within " + READY_LIMIT.toSeconds()
+                    + " s: " + statuses + "\n" + haproxy.printed());
             }
             pause(100);
         }

@@ -48,6 +48,12 @@ final class ClusterRun {
                 int resumed, List<Player.GapSeen> gaps, long late, int objects, int lost, List<String> failures) {
     }
 
+    /**
+     * The wait after a refusal before the next OPEN: HAProxy's agent interval, so that a node full for a moment
+     * (its agent said {@code drain}) is asked again once its agent has spoken again.
+     */
+    private static final long REFUSAL_PAUSE_MS = 1000;
+
     private static final Duration RESUME_LIMIT = Duration.ofSeconds(40);
 
     private final ClusterRig rig;
@@ -87,6 +93,7 @@ final class ClusterRun {
                 } else {
                     refused.merge(opened.why(), 1, Integer::sum);
                     inARow++;
+                    pause(REFUSAL_PAUSE_MS);
                 }
             }
             long glitchesBefore = glitches(rig.meters());
@@ -96,9 +103,9 @@ final class ClusterRun {
             meters.forEach((node, meter) -> perNode.put(node, meter.streams()));
             long late = glitches(meters);
             int failed = (int) players.stream().filter(Player::failed).count();
-            log.printf(Locale.ROOT, "  %d node%s: %d admitted (%s after), per node %s, %d late (%d while opening), "
-                    + "%d failed%n", nodes, nodes == 1 ? "" : "s", players.size(), refused, perNode, late,
-                glitchesBefore, failed);
+            log.printf(Locale.ROOT, "  %d node%s: %d admitted (%s after), per node %s, %d late (%d by the ramp's end), "
+                    + "%d failed; measured inflation %s%n", nodes, nodes == 1 ? "" : "s", players.size(), refused,
+                perNode, late, glitchesBefore, failed, inflation(meters));
             return new ScaleOut(nodes, players.size(), refused, perNode, late, failed);
         } finally {
             players.forEach(Player::close);
@@ -112,6 +119,7 @@ final class ClusterRun {
      */
     Kill kill(int streams, Map<String, NodeApi.Fetched> before) throws IOException, InterruptedException {
         rig.awaitIdle();
+        rig.awaitReady();
         long lateBefore = glitches(rig.meters());
         List<Player> players = new ArrayList<>();
         try {
@@ -198,6 +206,12 @@ final class ClusterRun {
             }
             pause(1000);
         }
+    }
+
+    private static String inflation(Map<String, NodeApi.Meters> meters) {
+        List<String> each = new ArrayList<>();
+        meters.forEach((node, meter) -> each.add(String.format(Locale.ROOT, "%s %.2f", node, meter.inflation())));
+        return String.join(", ", each);
     }
 
     private static long glitches(Map<String, NodeApi.Meters> meters) {

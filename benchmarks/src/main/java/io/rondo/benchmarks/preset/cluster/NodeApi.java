@@ -22,8 +22,11 @@ final class NodeApi {
 
     private static final Duration ASK_LIMIT = Duration.ofSeconds(30);
 
-    /** One node's meters: the streams it has in service and its fragments not on the wire by their deadline. */
-    record Meters(long streams, long glitches) {
+    /**
+     * One node's meters: the streams it has in service, its fragments not on the wire by their deadline, and by
+     * how much its disk's last rounds took longer than its model says (admission charges by it).
+     */
+    record Meters(long streams, long glitches, double inflation) {
     }
 
     /** An object read through HAProxy: the answer's status, its body's length and SHA-256 (hex). */
@@ -53,15 +56,16 @@ final class NodeApi {
 
     /** Whether the node's cluster-wide listing ({@code GET /api/v1/objects}) names each of {@code names}. */
     boolean listsAll(String adminUrl, List<String> names) throws IOException {
-        String listing = ask(adminUrl + "/api/v1/objects?limit=1000");
+        String listing = ask(adminUrl + "/api/v1/objects?limit=500");
         return names.stream().allMatch(name -> listing.contains("\"" + name + "\""));
     }
 
-    /** The node's {@code rondo_streams_active} (over its disks) and {@code rondo_stream_glitches_total}. */
+    /** The node's {@code rondo_streams_active} (over its disks), {@code rondo_stream_glitches_total} and {@code
+     * rondo_disk_measured_inflation} (its one disk). */
     Meters meters(String adminUrl) throws IOException {
         String metrics = ask(adminUrl + "/metrics");
         return new Meters((long) sum(metrics, "rondo_streams_active"), (long) sum(metrics,
-            "rondo_stream_glitches_total"));
+            "rondo_stream_glitches_total"), sum(metrics, "rondo_disk_measured_inflation"));
     }
 
     /** {@code GET BASE/NAME}, its body read whole and digested. */

@@ -82,7 +82,7 @@ final class Player {
                 no.reject().reason().name());
         } catch (IOException closed) {
             client.close();
-            return new Opened(Answer.REFUSED, null, "no node (HAProxy closed the connection)");
+            return new Opened(Answer.REFUSED, null, "no answer: " + closed.getMessage());
         }
         Player player = new Player(object, client, clock);
         Thread reader = new Thread(() -> player.read(accept.fragmentDurationNs()), "cluster-player");
