@@ -53,7 +53,8 @@ public final class ClusterPreset implements Callable<Integer> {
     Path work = Path.of("bench-work", "cluster");
 
     @Option(names = "--quick", description = "A smoke run for CI: 2 Mbit/s clips (fewer streams), 2 rounds of "
-        + "play, 12 streams at the kill, and no ratio asked of the scale-out; the same code.")
+        + "play, a ramp that ends after --objects refusals in a row, 12 streams at the kill, and no ratio asked of "
+        + "the scale-out; the same code.")
     boolean quick;
 
     @Option(names = "--kbit", paramLabel = "KBIT", description = "The clips' constant bit rate in kbit/s "
@@ -73,7 +74,7 @@ public final class ClusterPreset implements Callable<Integer> {
     int playRounds = 6;
 
     @Option(names = "--refusals", paramLabel = "K", description = "Consecutive refusals that end the ramp "
-        + "(default: twice --objects).")
+        + "(default: twice --objects; --objects with --quick).")
     Integer refusals;
 
     @Option(names = "--kill-streams", paramLabel = "N", description = "Streams playing when a node is killed "
@@ -107,7 +108,7 @@ public final class ClusterPreset implements Callable<Integer> {
         }
         ClientProfile profile = new ClientProfile(1_250_000, 8L << 20);
         ClusterRun.Setup setup = new ClusterRun.Setup(names, profile, roundMs, rounds,
-            refusals != null ? refusals : 2 * objects, 1000, 6);
+            refusals != null ? refusals : quick ? objects : 2 * objects, 1000, 6);
         Path clip = Clip.makeConstant(work.resolve("clips"), bits, quick ? 60 : 120);
         stdout.printf(Locale.ROOT, "issue 25 on this machine: %d objects of %d kbit/s (r = 2), rounds of %d ms, %d "
             + "rounds of play, %d streams at the kill%n", objects, bits / 1000, roundMs, rounds, atKill);

@@ -79,16 +79,28 @@ final class Player {
             client.close();
             String message = no.reject().message();
             return new Opened(message.contains(" rejected, measuring ") ? Answer.MEASURING : Answer.REFUSED, null,
-                no.reject().reason().name());
+                "REJECT " + no.reject().reason().name());
         } catch (IOException closed) {
             client.close();
-            return new Opened(Answer.REFUSED, null, "no answer: " + closed.getMessage());
+            return new Opened(Answer.REFUSED, null, unanswered(closed));
         }
         Player player = new Player(object, client, clock);
         Thread reader = new Thread(() -> player.read(accept.fragmentDurationNs()), "cluster-player");
         reader.setDaemon(true);
         reader.start();
         return new Opened(Answer.ACCEPTED, player, null);
+    }
+
+    /** Why an OPEN got no ACCEPT or REJECT, in a few words. */
+    private static String unanswered(IOException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains(" went round ")) {
+            return "REDIRECTs went round (each node thought another had room)";
+        }
+        if (message.contains("closed the connection")) {
+            return "HAProxy: no node with room (every agent said drain)";
+        }
+        return message;
     }
 
     private void read(long fragmentNs) {
