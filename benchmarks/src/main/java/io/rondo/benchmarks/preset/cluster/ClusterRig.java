@@ -225,11 +225,12 @@ final class ClusterRig implements AutoCloseable {
         }
     }
 
-    private static void pause(long ms) throws IOException {
+    /** Waits {@code ms} milliseconds; an interrupt ends the run. */
+    static void pause(long ms) throws IOException {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ms));
         if (Thread.interrupted()) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while the cluster started");
+            throw new IOException("interrupted while the cluster bench ran");
         }
     }
 

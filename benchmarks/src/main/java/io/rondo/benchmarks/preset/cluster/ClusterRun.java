@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The cluster preset's two measurements on one cluster of nodes behind HAProxy: streams opened through
@@ -93,11 +91,11 @@ final class ClusterRun {
                 } else {
                     refused.merge(opened.why(), 1, Integer::sum);
                     inARow++;
-                    pause(REFUSAL_PAUSE_MS);
+                    ClusterRig.pause(REFUSAL_PAUSE_MS);
                 }
             }
             long glitchesBefore = glitches(rig.meters());
-            pause(setup.playRounds() * setup.roundMs());
+            ClusterRig.pause(setup.playRounds() * setup.roundMs());
             Map<String, NodeApi.Meters> meters = rig.meters();
             Map<String, Long> perNode = new TreeMap<>();
             meters.forEach((node, meter) -> perNode.put(node, meter.streams()));
@@ -133,7 +131,7 @@ final class ClusterRun {
                     players.add(opened.player());
                 }
             }
-            pause(setup.playRounds() * setup.roundMs());
+            ClusterRig.pause(setup.playRounds() * setup.roundMs());
             Map<String, NodeApi.Meters> meters = rig.meters();
             Map<String, Long> perNode = new TreeMap<>();
             meters.forEach((node, meter) -> perNode.put(node, meter.streams()));
@@ -145,9 +143,9 @@ final class ClusterRun {
             long affectedOnNode = perNode.get(victim);
             long giveUpNs = clock.nanoTime() + RESUME_LIMIT.toNanos();
             while (settled(players) < affectedOnNode && clock.nanoTime() - giveUpNs < 0) {
-                pause(100);
+                ClusterRig.pause(100);
             }
-            pause(setup.playRounds() * setup.roundMs());
+            ClusterRig.pause(setup.playRounds() * setup.roundMs());
             long late = glitches(rig.meters()) + victimLate - lateBefore;
             int affected = settled(players);
             int resumed = (int) players.stream().filter(p -> !p.gaps().isEmpty() && !p.failed()).count();
@@ -204,7 +202,7 @@ final class ClusterRun {
             if (opened.answer() != Player.Answer.MEASURING) {
                 return opened;
             }
-            pause(1000);
+            ClusterRig.pause(1000);
         }
     }
 
@@ -216,13 +214,5 @@ final class ClusterRun {
 
     private static long glitches(Map<String, NodeApi.Meters> meters) {
         return meters.values().stream().mapToLong(NodeApi.Meters::glitches).sum();
-    }
-
-    private static void pause(long ms) throws IOException {
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ms));
-        if (Thread.interrupted()) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while streams played");
-        }
     }
 }
