@@ -2,6 +2,7 @@ package io.rondo.benchmarks.cli;
 
 import io.rondo.benchmarks.preset.accuracy.AdmissionAccuracyPreset;
 import io.rondo.benchmarks.preset.clientbuffers.ClientBuffersPreset;
+import io.rondo.benchmarks.preset.cluster.ClusterPreset;
 import io.rondo.benchmarks.preset.combination.CombinationPreset;
 import io.rondo.benchmarks.preset.discrete.DiscretePreset;
 import io.rondo.benchmarks.preset.jitter.JitterPreset;
@@ -38,6 +39,9 @@ import java.util.concurrent.Callable;
         "                     ClBuf and ClBufRate, fragments of 64 KiB to 8 MiB, emulated paper disk and this disk",
         "  combination        papers/003 on a server: stream combination on against off, 128-1024 kbit/s streams",
         "                     offered one a round to the emulated paper disk; streams admitted, late fragments",
+        "  cluster            issue 25: one emulated-disk node, then three behind HAProxy: streams admitted (target",
+        "                     >= 2.8x), late fragments; a node killed with kill -9 under load: streams resumed,",
+        "                     gaps against the players' buffers, objects lost",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
@@ -45,7 +49,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     version = "Rondo bench 0.1.0",
     subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class, TimeshiftPreset.class,
-        LiveCapacityPreset.class, ClientBuffersPreset.class, CombinationPreset.class},
+        LiveCapacityPreset.class, ClientBuffersPreset.class, CombinationPreset.class,
+        ClusterPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",

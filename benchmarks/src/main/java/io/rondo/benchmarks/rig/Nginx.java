@@ -201,8 +201,8 @@ public final class Nginx implements AutoCloseable {
         }
     }
 
-    /** A port on 127.0.0.1 that nothing listens on now (the kernel's pick). */
-    static int freeLoopbackPort() throws IOException {
+    /** A port on 127.0.0.1 that nothing listens on now (the kernel's pick); never one of Rondo's defaults. */
+    public static int freeLoopbackPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -92,6 +92,17 @@ public final class RondoCheckout {
         return ServeProcess.start(rondo(jar, javaOptions), data, emulate, output, START_LIMIT, clock);
     }
 
+    /**
+     * Serves the library in {@code data} with the checkout's rondo.jar as node {@code node} of the
+     * cluster {@code config} lists, on the emulated paper disks, and returns once it says it serves.
+     *
+     * @throws IOException if the jar is missing or the node does not start (its output is in the message)
+     */
+    public static ServeProcess serveNode(Path data, Path config, String node, Path output, NanoClock clock)
+        throws IOException {
+        return ServeProcess.startNode(rondo(jar(), List.of()), data, config, node, true, output, START_LIMIT, clock);
+    }
+
     private static RondoJvm rondo(Path jar, List<String> javaOptions) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IOException(jar + " is missing: build it with ./rondo --help (or mvn -B -DskipTests -pl "
