@@ -141,7 +141,7 @@ class StreamUpgradeTest {
 
         EmbeddedChannel plain = new EmbeddedChannel(new HttpInitializer(library.library().directory(),
             library.disks(), streams, new HotObjects(), HttpSettings.defaults(), null, SystemClocks.utc(),
-            ConnectionLimit.unlimited("HTTP")));
+            ConnectionLimit.unlimited("HTTP"), null));
         plain.writeInbound(ascii("GET /stream/nothing.webm HTTP/1.1\r\nHost: rondo\r\n\r\n"));
         ByteBuf answer = plain.readOutbound();
         assertTrue(answer.toString(StandardCharsets.US_ASCII).startsWith("HTTP/1.1 404"), "no such object");

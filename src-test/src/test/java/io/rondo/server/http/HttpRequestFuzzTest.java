@@ -198,7 +198,8 @@ class HttpRequestFuzzTest {
             new HttpServerCodec(SETTINGS.maxRequestLineBytes(), SETTINGS.maxHeaderBytes(), MAX_CHUNK),
             new KeepAliveHandler(), new RequestConformanceHandler(),
             new BodyLimitAggregator(SETTINGS.maxBodyBytes()),
-            new DiscreteHandler(new DiscreteRouter(library.directory(), Connection::read, hot, SETTINGS.maxRanges())));
+            new DiscreteHandler(new DiscreteRouter(library.directory(), Connection::read, hot, SETTINGS.maxRanges(),
+                null)));
         private boolean closed;
 
         /** Reads as a disk would, into a pooled buffer; the handler writes it and gives it back. */
