@@ -88,11 +88,11 @@ class ClusterTest {
         cluster.start(FIRST_THREE);
         cluster.startHaproxy();
         for (String name : CLIPS) {
-            assertEquals(cluster.owners(name), nodes(cluster.upload("a", name, clip)), name + " is on its owners");
+            assertEquals(owners(name), nodes(cluster.upload("a", name, clip)), name + " is on its owners");
         }
         for (String name : NOTES) {
             byte[] note = ("the note " + name + "\n").getBytes(StandardCharsets.UTF_8);
-            assertEquals(cluster.owners(name), nodes(cluster.upload("a", name, note)), name + " is on its owners");
+            assertEquals(owners(name), nodes(cluster.upload("a", name, note)), name + " is on its owners");
             objects.put(name, note);
         }
         for (String name : CLIPS) {
@@ -137,21 +137,26 @@ class ClusterTest {
         }
     }
 
+    /** Streams of one object spread over both its owners, whichever node HAProxy's leastconn sends them to. */
     @Test
     @Order(2)
-    void streamsSpreadOverTheNodesThatHoldTheObjects() throws Exception {
+    void streamsOfAnObjectSpreadOverItsOwners() throws Exception {
+        String name = CLIPS.get(0);
         List<StreamClient> open = new ArrayList<>();
         try {
             for (int i = 0; i < 12; i++) {
                 StreamClient client = client(Reconnect.NEVER);
                 open.add(client);
-                client.open(CLIPS.get(i % CLIPS.size()), 0, RondoUnderTest.PROFILE);
+                client.open(name, 0, RondoUnderTest.PROFILE);
             }
             Map<String, Integer> serving = serving();
-            System.out.println("ClusterTest: 12 streams through HAProxy, per node " + serving);
+            System.out.println("ClusterTest: 12 streams of " + name + " (owners " + owners(name)
+                + ") through HAProxy, per node " + serving);
             assertEquals(12, serving.values().stream().mapToInt(Integer::intValue).sum(), "every stream runs once");
             for (String node : FIRST_THREE) {
-                assertTrue(serving.get(node) > 0, "node " + node + " serves some of the streams: " + serving);
+                boolean owner = owners(name).contains(node);
+                assertEquals(owner, serving.get(node) > 0, "node " + node + (owner ? " owns " : " does not own ")
+                    + name + ": " + serving);
             }
         } finally {
             for (StreamClient client : open) {
@@ -164,7 +169,8 @@ class ClusterTest {
     @Order(3)
     void aDrainedNodeGetsNoNewStream() throws Exception {
         String drained = "c";
-        cluster.adminJson(drained, "POST", "/api/v1/server/drain");
+        String agent = cluster.adminJson(drained, "POST", "/api/v1/server/drain").path("agent").asText();
+        assertTrue(agent.contains("drain"), "the drained node's agent says so: " + agent);
         try {
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
             List<StreamClient> open = new ArrayList<>();
@@ -184,7 +190,9 @@ class ClusterTest {
                 }
             }
         } finally {
-            cluster.adminJson(drained, "DELETE", "/api/v1/server/drain");
+            agent = cluster.adminJson(drained, "DELETE", "/api/v1/server/drain").path("agent").asText();
+            System.out.println("ClusterTest: " + drained + " no longer drained, its agent says " + agent);
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
         }
     }
 
@@ -231,12 +239,18 @@ class ClusterTest {
             + gaps.stream().mapToLong(Gap::fragmentsSkipped).sum());
         assertEquals(count, played.size(), "every stream played to its END");
         assertTrue(resumed > 0, "the streams the killed node served resumed elsewhere");
-        for (Map.Entry<String, byte[]> object : objects.entrySet()) {
-            HttpResponse<byte[]> answer = cluster.viaHaproxy(object.getKey());
-            assertEquals(200, answer.statusCode(), object.getKey() + " is still there with " + killed + " dead");
-            assertArrayEquals(object.getValue(), answer.body(), object.getKey());
+        try {
+            for (Map.Entry<String, byte[]> object : objects.entrySet()) {
+                HttpResponse<byte[]> answer = cluster.viaHaproxy(object.getKey());
+                assertEquals(200, answer.statusCode(), () -> object.getKey() + " is still there with " + killed
+                    + " dead: " + new String(answer.body(), StandardCharsets.UTF_8) + answer.headers().map()
+                    + "; straight from its owners " + directly(object.getKey()) + "\nHAProxy's servers:\n"
+                    + cluster.haproxyServers());
+                assertArrayEquals(object.getValue(), answer.body(), object.getKey());
+            }
+        } finally {
+            cluster.start(List.of(killed));
         }
-        cluster.start(List.of(killed));
     }
 
     /** Heavy: 40 more objects, a fourth node, HAProxy restarted on the new configuration, rebalance. */
@@ -277,15 +291,19 @@ class ClusterTest {
             expected.put(node, new TreeSet<>());
         }
         int moved = 0;
-        for (String name : objects.keySet()) {
+        Map<String, Set<String>> after = placement(four);
+        Set<String> all = new TreeSet<>();
+        after.values().forEach(all::addAll);
+        for (String name : all) {
             List<String> owners = cluster.owners(name);
             owners.forEach(owner -> expected.get(owner).add(name));
             moved += owners.contains("d") ? 1 : 0;
         }
         System.out.println("ClusterTest: node d joined; rebalance: " + printed.strip().replace('\n', ' ') + "; "
-            + moved + " of " + objects.size() + " objects gained d as an owner; before " + counts(before)
-            + ", after " + counts(placement(four)) + "; " + reads.get() + " reads through HAProxy during it");
-        assertEquals(expected, placement(four), "each node holds exactly the objects it owns");
+            + moved + " of " + all.size() + " objects gained d as an owner; before " + counts(before)
+            + ", after " + counts(after) + " (without the player's files, which every node keeps); " + reads.get()
+            + " reads through HAProxy during it");
+        assertEquals(expected, after, "each node holds exactly the objects it owns, the player's files aside");
         assertTrue(wrong.isEmpty(), "reads through HAProxy during the rebalance: " + wrong);
         assertTrue(reads.get() > 0, "reads ran during the rebalance");
     }
@@ -315,10 +333,13 @@ class ClusterTest {
         return reader;
     }
 
+    /** What each node holds itself, but the player's files, which every node keeps. */
     private Map<String, Set<String>> placement(List<String> nodes) throws IOException {
         Map<String, Set<String>> held = new TreeMap<>();
         for (String node : nodes) {
-            held.put(node, cluster.holds(node));
+            Set<String> names = cluster.holds(node);
+            names.removeIf(name -> name.startsWith("/player/"));
+            held.put(node, names);
         }
         return held;
     }
@@ -327,6 +348,21 @@ class ClusterTest {
         Map<String, Integer> counts = new TreeMap<>();
         placement.forEach((node, names) -> counts.put(node, names.size()));
         return counts;
+    }
+
+    /** What each owner of {@code name} answers to a GET of it, straight from its HTTP port. */
+    private String directly(String name) {
+        StringBuilder answers = new StringBuilder();
+        for (String owner : owners(name)) {
+            try {
+                HttpResponse<byte[]> answer = cluster.direct(owner, name);
+                answers.append(owner).append(' ').append(answer.statusCode()).append(' ')
+                    .append(new String(answer.body(), StandardCharsets.UTF_8).strip()).append("; ");
+            } catch (IOException e) {
+                answers.append(owner).append(' ').append(e).append("; ");
+            }
+        }
+        return answers.toString();
     }
 
     /** How many streams each running member serves now. */
@@ -340,6 +376,11 @@ class ClusterTest {
             }
         }
         return serving;
+    }
+
+    /** The owners of {@code name}, in name order. */
+    private List<String> owners(String name) {
+        return cluster.owners(name).stream().sorted().toList();
     }
 
     private static List<String> nodes(String header) {

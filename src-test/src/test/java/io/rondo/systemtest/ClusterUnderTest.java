@@ -17,6 +17,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,8 +139,38 @@ final class ClusterUnderTest implements AutoCloseable {
         List<HaproxyNode> nodes = members.stream().map(planned::get)
             .map(n -> new HaproxyNode(n.name(), "127.0.0.1", n.http(), n.stream(), n.agent())).toList();
         HaproxyConfig generated = new HaproxyConfig(nodes, REPLICAS, "127.0.0.1:" + haproxyHttp)
-            .withStreamBind("127.0.0.1:" + haproxyStream);
+            .withStreamBind("127.0.0.1:" + haproxyStream).withStatsSocket(statsSocket());
         haproxy = HaproxyChild.start(generated, folder.resolve("haproxy-" + members.size()), haproxyHttp);
+    }
+
+    private Path statsSocket() {
+        return folder.resolve("haproxy-" + members.size() + ".sock");
+    }
+
+    /**
+     * HAProxy's view of its servers ({@code show stat} on its runtime API): each backend's servers with their
+     * status, weight and last check and agent results.
+     */
+    String haproxyServers() {
+        try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(statsSocket()))) {
+            channel.write(ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
+            List<String> rows = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8)
+                .lines().filter(line -> !line.isBlank()).toList();
+            List<String> columns = List.of(rows.get(0).substring(2).split(","));
+            StringBuilder view = new StringBuilder();
+            for (String row : rows.subList(1, rows.size())) {
+                String[] fields = row.split(",", -1);
+                view.append(fields[0]).append('/').append(fields[1]);
+                for (String column : List.of("status", "weight", "scur", "check_status", "agent_status",
+                    "last_agt", "last_chk")) {
+                    view.append(' ').append(column).append('=').append(fields[columns.indexOf(column)]);
+                }
+                view.append('\n');
+            }
+            return view.toString();
+        } catch (IOException e) {
+            return "show stat: " + e;
+        }
     }
 
     /** kill -9 of a node. */

@@ -94,11 +94,12 @@ final class HaproxyCfgText {
             "    # A node is up while it answers HEAD /favicon.ico, which it answers from memory whatever its library",
             "    # (its home page, /, lists the library, at a cost that grows with it). Its agent (the agent port)",
             "    # reports its headroom from its admission state: a weight, maxconn, drain when full or stopping, down",
-            "    # when its disks fail.",
+            "    # when its disks fail. Its weight is a percentage of the server's weight, so that starts at 100: of",
+            "    # HAProxy's default 1, any share under 100% would leave 0, a node HAProxy sends nothing.",
             "    option httpchk",
             "    http-check send meth HEAD uri /favicon.ico",
             "    http-check expect status 200",
-            "    default-server check inter 1s fall 2 rise 2 agent-check agent-inter 1s",
+            "    default-server check inter 1s fall 2 rise 2 agent-check agent-inter 1s weight 100",
             "");
     }
 
