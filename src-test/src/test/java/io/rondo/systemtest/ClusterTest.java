@@ -1,6 +1,7 @@
 package io.rondo.systemtest;
 
 import io.rondo.client.Gap;
+import io.rondo.client.Publisher;
 import io.rondo.client.Reconnect;
 import io.rondo.client.StreamClient;
 import io.rondo.client.StreamRejectedException;
@@ -11,6 +12,7 @@ import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.Open;
 import io.rondo.server.cli.RondoCommand;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -272,20 +274,12 @@ class ClusterTest {
         List<String> wrong = Collections.synchronizedList(new ArrayList<>());
         Thread reader = readThroughout(reads, wrong);
         String printed;
-        int exit;
         try {
-            StringWriter out = new StringWriter();
-            CommandLine rondo = new CommandLine(new RondoCommand());
-            rondo.setOut(new PrintWriter(out));
-            rondo.setErr(new PrintWriter(out));
-            exit = rondo.execute("cluster", "rebalance", "--config", cluster.config().toString(), "--token-file",
-                cluster.tokenFile().toString());
-            printed = out.toString();
+            printed = rebalance();
         } finally {
             reader.interrupt();
             reader.join();
         }
-        assertEquals(0, exit, printed);
         Map<String, Set<String>> expected = new TreeMap<>();
         for (String node : four) {
             expected.put(node, new TreeSet<>());
@@ -306,6 +300,87 @@ class ClusterTest {
         assertEquals(expected, after, "each node holds exactly the objects it owns, the player's files aside");
         assertTrue(wrong.isEmpty(), "reads through HAProxy during the rebalance: " + wrong);
         assertTrue(reads.get() > 0, "reads ran during the rebalance");
+    }
+
+    /**
+     * Heavy, and needs ffmpeg: a live recording published at one of its owners, that node killed with kill -9
+     * mid-recording and started again. What is kept: every fragment the publisher was told was durable, on the node
+     * that recorded it (the recording is not copied while it is written); {@code rondo cluster rebalance} then copies
+     * that prefix to the recording's other owner, and it comes back whole through HAProxy.
+     */
+    @Test
+    @Order(6)
+    void aRecordingOnANodeKilledMidRecordingKeepsItsDurablePrefixAndRebalanceCopiesIt() throws Exception {
+        boolean present = RondoUnderTest.onPath("ffmpeg").isPresent();
+        if (Boolean.getBoolean("rondo.ffmpeg.required")) {
+            assertTrue(present, "ffmpeg is required (rondo.ffmpeg.required) but not installed");
+        }
+        Assumptions.assumeTrue(present, "ffmpeg is not installed: install ffmpeg to test a recording's node dying");
+        String name = "/live/cam.mp4";
+        String recorder = cluster.owners(name).get(0);
+        String other = cluster.owners(name).get(1);
+        long told;
+        Process ffmpeg = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+            "testsrc2=size=160x120:rate=25", "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25",
+            "-f", "mp4", "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-")
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (StreamClient client = StreamClient.connect("127.0.0.1", cluster.streamPort(recorder));
+             InputStream media = ffmpeg.getInputStream()) {
+            Publisher publisher = client.publish(name, "mp4", 2_000_000, cluster.publishToken(recorder));
+            byte[] chunk = new byte[4096];
+            for (int read = media.read(chunk); read > 0; read = media.read(chunk)) {
+                publisher.send(chunk, 0, read);
+                if (publisher.lastDurable() != null && publisher.lastDurable().fragments() >= 3) {
+                    break;
+                }
+            }
+            told = publisher.lastDurable().fragments();
+            cluster.kill(recorder);
+        } finally {
+            ffmpeg.destroyForcibly();
+        }
+        cluster.start(List.of(recorder));
+        assertTrue(cluster.holds(recorder).contains(name), name + " is on " + recorder + " after its restart");
+        boolean copiedWhileRecorded = cluster.holds(other).contains(name);
+        long kept = fragmentsAt(recorder, name);
+        assertTrue(kept >= told, "the publisher was told " + told + " fragments were durable, " + kept + " were kept");
+        String printed = rebalance();
+        assertTrue(cluster.holds(other).contains(name), name + " copied to its other owner " + other);
+        assertEquals(kept, fragmentsAt(other, name), "the copy on " + other + " plays every fragment kept");
+        HttpResponse<byte[]> recorded = cluster.direct(recorder, name);
+        HttpResponse<byte[]> copied = cluster.direct(other, name);
+        HttpResponse<byte[]> through = cluster.viaHaproxy(name);
+        assertEquals(200, through.statusCode(), name + " through HAProxy");
+        assertTrue(Arrays.equals(recorded.body(), through.body()) || Arrays.equals(copied.body(), through.body()),
+            name + " through HAProxy is one of its owners' copies");
+        System.out.println("ClusterTest: kill -9 of " + recorder + " mid-recording: " + told + " fragments told "
+            + "durable, " + kept + " kept on " + recorder + " (" + recorded.body().length + " bytes; the copy on "
+            + other + " " + copied.body().length + " bytes, the same fragments); on " + other
+            + " before rebalance: " + copiedWhileRecorded + "; rebalance: " + printed.strip().replace('\n', ' '));
+    }
+
+    /** How many fragments a stream of {@code name} from node {@code node}'s own stream port plays to its END. */
+    private long fragmentsAt(String node, String name) throws IOException, StreamRejectedException {
+        try (StreamClient viewer = StreamClient.connect("127.0.0.1", cluster.streamPort(node))) {
+            viewer.open(name, 0, RondoUnderTest.PROFILE);
+            long fragments = 0;
+            while (viewer.nextData() != null) {
+                fragments++;
+            }
+            return fragments;
+        }
+    }
+
+    /** Runs {@code rondo cluster rebalance} in this JVM, as a person runs it; what it printed. It must succeed. */
+    private String rebalance() {
+        StringWriter out = new StringWriter();
+        CommandLine rondo = new CommandLine(new RondoCommand());
+        rondo.setOut(new PrintWriter(out));
+        rondo.setErr(new PrintWriter(out));
+        int exit = rondo.execute("cluster", "rebalance", "--config", cluster.config().toString(), "--token-file",
+            cluster.tokenFile().toString());
+        assertEquals(0, exit, out.toString());
+        return out.toString();
     }
 
     /** A thread GETting every object through HAProxy, round after round, until interrupted. */

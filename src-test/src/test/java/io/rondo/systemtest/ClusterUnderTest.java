@@ -178,6 +178,17 @@ final class ClusterUnderTest implements AutoCloseable {
         running.remove(name).kill();
     }
 
+    /** Node {@code name}'s stream port. */
+    int streamPort(String name) {
+        return planned.get(name).stream();
+    }
+
+    /** The publish token node {@code name} wrote in its data folder. */
+    String publishToken(String name) throws IOException {
+        return Files.readString(folder.resolve("data-" + name).resolve("rondo/publish.token"), StandardCharsets.UTF_8)
+            .strip();
+    }
+
     /** The configuration file, the token file: what {@code rondo cluster} commands are given. */
     Path config() {
         return config;
