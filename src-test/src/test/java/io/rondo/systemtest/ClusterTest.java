@@ -42,6 +42,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -85,7 +88,7 @@ class ClusterTest {
         try (InputStream in = ClusterTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
-        cluster = new ClusterUnderTest(temp, List.of("a", "b", "c", "d"));
+        cluster = new ClusterUnderTest(temp, FIRST_THREE);
         cluster.members(FIRST_THREE);
         cluster.start(FIRST_THREE);
         cluster.startHaproxy();
@@ -133,9 +136,20 @@ class ClusterTest {
         }
         clipFragments = playTcp(CLIPS.get(0), Reconnect.NEVER).fragments();
         assertTrue(clipFragments >= 5, "the clip has " + clipFragments + " fragments");
-        for (String name : CLIPS) {
-            assertEquals(clipFragments, playTcp(name, Reconnect.NEVER).fragments(), name + " over the stream port");
-            assertEquals(clipFragments, playWebSocket(name), name + " over the WebSocket binding");
+        ExecutorService players = Executors.newFixedThreadPool(2 * CLIPS.size());
+        try {
+            Map<String, Future<Long>> tcp = new LinkedHashMap<>();
+            Map<String, Future<Long>> webSocket = new LinkedHashMap<>();
+            for (String name : CLIPS) {
+                tcp.put(name, players.submit(() -> playTcp(name, Reconnect.NEVER).fragments()));
+                webSocket.put(name, players.submit(() -> playWebSocket(name)));
+            }
+            for (String name : CLIPS) {
+                assertEquals(clipFragments, tcp.get(name).get(), name + " over the stream port");
+                assertEquals(clipFragments, webSocket.get(name).get(), name + " over the WebSocket binding");
+            }
+        } finally {
+            players.shutdownNow();
         }
     }
 
@@ -267,6 +281,7 @@ class ClusterTest {
         }
         List<String> four = List.of("a", "b", "c", "d");
         Map<String, Set<String>> before = placement(FIRST_THREE);
+        cluster.plan("d");
         cluster.members(four);
         cluster.start(List.of("d"));
         cluster.startHaproxy();

@@ -66,7 +66,7 @@ final class ClusterUnderTest implements AutoCloseable {
     private HaproxyChild haproxy;
     private int starts;
 
-    /** Plans nodes {@code names} in {@code folder}, writes the token file; nothing runs yet. */
+    /** Plans nodes {@code names} in {@code folder} ({@link #plan}), writes the token file; nothing runs yet. */
     ClusterUnderTest(Path folder, List<String> names) throws IOException {
         this.folder = folder;
         this.config = folder.resolve("rondo.yaml");
@@ -76,10 +76,18 @@ final class ClusterUnderTest implements AutoCloseable {
         this.token = HexFormat.of().formatHex(secret);
         Files.writeString(tokenFile, token + "\n", StandardCharsets.UTF_8);
         for (String name : names) {
-            planned.put(name, new Node(name, freePort(), freePort(), freePort(), freePort()));
+            plan(name);
         }
         this.haproxyHttp = freePort();
         this.haproxyStream = freePort();
+    }
+
+    /**
+     * Names a node and picks its ports, loopback ports nothing uses now: just before it joins, as the kernel may
+     * hand a port picked long before to a client's connection.
+     */
+    void plan(String name) throws IOException {
+        planned.put(name, new Node(name, freePort(), freePort(), freePort(), freePort()));
     }
 
     /** A loopback port nothing listens on now. */
