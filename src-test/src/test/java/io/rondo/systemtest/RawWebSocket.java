@@ -55,9 +55,17 @@ final class RawWebSocket implements AutoCloseable {
      * none, as a program sends), and reads the answer's head.
      */
     static RawWebSocket connect(int port, String origin) throws IOException {
+        return connect(port, "/stream", origin);
+    }
+
+    /**
+     * Asks for the upgrade at {@code path} ({@code /stream}, or {@code /stream/NAME}, which names the object as
+     * HAProxy routes it), with {@code origin} as the page's Origin (null for none), and reads the answer's head.
+     */
+    static RawWebSocket connect(int port, String path, String origin) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout((int) RondoUnderTest.READ_TIMEOUT.toMillis());
-        String request = "GET /stream HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\n"
+        String request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
             + (origin == null ? "" : "Origin: " + origin + "\r\n") + "\r\n";
         socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));

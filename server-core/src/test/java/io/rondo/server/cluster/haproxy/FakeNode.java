@@ -43,6 +43,11 @@ final class FakeNode implements AutoCloseable {
         return agent.getLocalPort();
     }
 
+    /** From now on, its agent reports this share of its room, {@code up ready N%}, as a part-busy node does. */
+    void weight(int percent) {
+        agentSays = "up ready " + percent + "%\n";
+    }
+
     /** From now on, its agent tells HAProxy to send it nothing new. */
     void drain() {
         agentSays = "drain\n";

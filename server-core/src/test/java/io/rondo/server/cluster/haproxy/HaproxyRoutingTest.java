@@ -111,6 +111,21 @@ class HaproxyRoutingTest {
         assertTrue(theirs > 100, "the killed node held " + theirs + " of 200 objects");
     }
 
+    /** A replica whose agent reports part of its room (say 40%) still takes its objects once the other is killed. */
+    @Test
+    void aPartBusyReplicaTakesTheObjectsOfAKilledOne(@TempDir Path folder) throws IOException {
+        start(3, 2, folder);
+        nodes.forEach(node -> node.weight(40));
+        FakeNode killed = nodes.get(0);
+        killed.close();
+        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
+        for (String name : objectNames().subList(0, 60)) {
+            Answer answer = get(encode(name));
+            assertEquals(200, answer.status(), name + "\n" + haproxy.log());
+            assertTrue(owners(name, 2).contains(answer.node()) && !answer.node().equals(killed.name()), name);
+        }
+    }
+
     /** 503: a node with no room; 404: a new owner the object has not reached yet, while it is rebalanced. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(ints = {503, 404})
