@@ -119,7 +119,7 @@ public final class ObjectsResource {
         }
         String cursor = ObjectCursor.name(request.param("cursor"));
         List<MediaObject> page = library.store().catalog().page(prefix, cursor, limit + 1);
-        if (peers != null && !"node".equals(scope(request))) {
+        if (!"node".equals(scope(request)) && peers != null) {
             return ApiReply.ok(ClusterListing.page(page, peers.withPrefix(prefix), cursor, limit, this::view));
         }
         String next = page.size() > limit ? ObjectCursor.after(page.get(limit - 1).name()) : null;

@@ -99,8 +99,10 @@ class ObjectsResourceTest {
         assertTrue(item.get("fragments").isNull() && item.get("durationSeconds").isNull()
             && item.get("bitsPerSecond").isNull(), "no media fields for discrete data: " + item);
 
+        assertEquals(3, json(send("GET", "/api/v1/objects?prefix=/videos/&scope=node", READ), 200).get("items")
+            .size(), "a single server's own objects are the whole library");
         for (String bad : List.of("limit=0", "limit=501", "limit=ten", "cursor=%21%21", "cursor=YWJj",
-            "prefix=videos/")) {
+            "prefix=videos/", "scope=everywhere")) {
             HttpResponse<String> refused = send("GET", "/api/v1/objects?" + bad, READ);
             assertEquals(bad.substring(0, bad.indexOf('=')), problem(refused, 400).get("field").textValue(), bad);
         }
