@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * Every node's listing, read once, and the rebalance plan it gives: what {@code rondo cluster
- * status} shows and {@code rondo cluster rebalance} carries out.
+ * status} shows and {@code rondo cluster rebalance} carries out. The player's files, which every
+ * node installs itself, are left out.
  */
 final class ClusterSurvey {
 
@@ -31,7 +32,8 @@ final class ClusterSurvey {
         ClusterSurvey survey = new ClusterSurvey(cluster);
         for (Node node : cluster.nodes()) {
             try {
-                survey.listed.put(node.name(), copies.list(node));
+                survey.listed.put(node.name(), copies.list(node).stream()
+                    .filter(object -> !object.name().startsWith(PlayerFiles.FOLDER)).toList());
             } catch (IOException e) {
                 survey.unreachable.put(node.name(), e.getMessage() == null ? e.toString() : e.getMessage());
             }
@@ -49,11 +51,10 @@ final class ClusterSurvey {
         return unreachable;
     }
 
-    /** The plan that brings every object onto its owners; the player's files, which every node has, stay. */
+    /** The plan that brings every object onto its owners. */
     RebalancePlan plan() {
         Map<String, List<String>> names = new LinkedHashMap<>();
-        listed.forEach((node, objects) -> names.put(node, objects.stream().map(NodeCopies.Listed::name)
-            .filter(name -> !name.startsWith(PlayerFiles.FOLDER)).toList()));
+        listed.forEach((node, objects) -> names.put(node, objects.stream().map(NodeCopies.Listed::name).toList()));
         return RebalancePlan.of(names, cluster.names(), cluster.replicas());
     }
 
