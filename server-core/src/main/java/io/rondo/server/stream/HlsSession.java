@@ -463,9 +463,14 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         return false;
     }
 
+    /** Ends the session on its loop; here, if the loop has stopped already (the HTTP port closed first). */
     @Override
     public void endWith(ErrorCode code, String why) {
-        loop.execute(() -> finish(why));
+        if (loop.isShuttingDown()) {
+            finish(why);
+        } else {
+            loop.execute(() -> finish(why));
+        }
     }
 
     @Override
