@@ -350,6 +350,46 @@ class PlayerBrowserTest {
         assertPlaysSmoothly("the audio-only clip");
         screenshot("audio-only-playing");
     }
+
+    /**
+     * An iPhone has no MediaSource, only a ManagedMediaSource: here chromium's MediaSource under that
+     * name, whose streaming events and evictions the test fires as Safari would.
+     */
+    @Test
+    @Order(11)
+    void onAManagedMediaSourceThePlayerFollowsItsStreamingEventsAndFetchesWhatItEvictsAgain() throws Exception {
+        Object script = browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+            "window.ManagedMediaSource = class extends MediaSource {"
+                + "  constructor() { super(); window.managedSource = this; } };"
+                + "delete window.MediaSource;")).get("identifier");
+        try {
+            browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F"));
+            awaitState("playing");
+            assertTrue(playerLog().contains("ManagedMediaSource: the browser says when to fetch"), playerLog());
+            assertEquals(Boolean.TRUE, browser.executeScript("return document.getElementById('video')"
+                + ".disableRemotePlayback;"), "no HLS alternative for a WebM clip: remote playback is off");
+
+            browser.executeScript("window.managedSource.dispatchEvent(new Event('endstreaming'));");
+            assertTrue(playerLog().contains("PAUSE: the browser holds enough"), playerLog());
+            assertEquals(1, rondo.streams.activeStreams(), "the paused stream keeps its admission");
+            browser.executeScript("window.managedSource.dispatchEvent(new Event('startstreaming'));");
+            assertTrue(playerLog().contains("RESUME: the browser wants more"), playerLog());
+            assertPlaysSmoothly("the WebM clip through a ManagedMediaSource");
+
+            browser.executeScript("const buffer = window.managedSource.sourceBuffers[0];"
+                + "const event = new Event('bufferedchange');"
+                + "event.removedRanges = buffer.buffered;"
+                + "buffer.dispatchEvent(event);");
+            assertTrue(playerLog().contains("the browser evicted media from"), playerLog());
+            assertTrue(playerLog().matches("(?s).*evicted media from (\\d+\\.\\d) s.*SEEK to \\1 s.*"),
+                "what the browser evicted under the playing position is asked for with SEEK:\n" + playerLog());
+            awaitState("playing");
+            assertPlaysSmoothly("the WebM clip after an eviction under its position");
+            screenshot("managed-media-source-playing");
+        } finally {
+            browser.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", script));
+        }
+    }
     private String base() {
         return "http://127.0.0.1:" + rondo.httpPort();
     }
