@@ -72,6 +72,20 @@ export function bindControls(player, view) {
   window.addEventListener('unhandledrejection', (event) => view.log(`page error: ${event.reason}`, true));
 }
 
+/**
+ * Asks video to play: the state becomes 'ready' (the big play button) where the browser wants a
+ * person's tap first, and a refusal for any other cause than a pause or seek fails the clip.
+ */
+export function askToPlay(video, player) {
+  video.play().catch((e) => {
+    if (e.name === 'NotAllowedError') {
+      player.setState('ready');
+    } else if (e.name !== 'AbortError') {
+      player.fail('The clip could not play', e.message);
+    }
+  });
+}
+
 /** The volume slider and mute button, as the person last left them. */
 function bindVolume(video, stage, volume, mute) {
   const saved = Number(localStorage.getItem('rondo.volume') ?? '1');

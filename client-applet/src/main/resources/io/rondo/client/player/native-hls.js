@@ -6,6 +6,7 @@
 // deadlines to count glitches by. The controls call the same methods as on the Player.
 
 import { bufferedAheadS, rangesOf } from './buffer.js';
+import { askToPlay } from './controls.js';
 import { PlaybackStats } from './stats.js';
 
 export class NativeHls {
@@ -54,13 +55,7 @@ export class NativeHls {
   play() {
     this.wantPlay = true;
     this.setState('buffering');
-    this.video.play().catch((e) => {
-      if (e.name === 'NotAllowedError') {
-        this.setState('ready');
-      } else if (e.name !== 'AbortError') {
-        this.fail('The clip could not play', e.message);
-      }
-    });
+    askToPlay(this.video, this);
   }
 
   playClicked() {

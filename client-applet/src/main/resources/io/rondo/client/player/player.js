@@ -16,7 +16,7 @@
 //   units.js       sizes, rates and times as a person reads them
 
 import { bufferedAheadS, dropUntilS, HeldFragments, holds, rangesOf } from './buffer.js';
-import { bindControls } from './controls.js';
+import { askToPlay, bindControls } from './controls.js';
 import { fetchInfo, measureRate, pathOf } from './library.js';
 import { firstStart, LiveWindow } from './live.js';
 import { SourceFeed } from './media.js';
@@ -181,13 +181,7 @@ class Player extends PlayerStream {
 
   play() {
     this.setState('playing');
-    this.video.play().catch((e) => {
-      if (e.name === 'NotAllowedError') {
-        this.setState('ready');
-      } else if (e.name !== 'AbortError') {
-        this.fail('The clip could not play', e.message);
-      }
-    });
+    askToPlay(this.video, this);
   }
 
   /** The big play button, shown when the browser would not play without a person's click. */
