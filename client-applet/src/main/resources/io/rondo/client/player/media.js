@@ -2,7 +2,7 @@
 // the video element, and its SourceBuffer fed one append, offset or removal at a time (a
 // SourceBuffer takes one change while it is not updating). What to append and what to drop is the
 // player's; this only queues and feeds, and passes on what a ManagedMediaSource says: whether it
-// wants media now, and the ranges it evicted by itself.
+// wants media now, and the ranges removed from its SourceBuffer, which it may evict by itself.
 
 import { rangesOf } from './buffer.js';
 import { attachMediaSource, MANAGED } from './media-source.js';
