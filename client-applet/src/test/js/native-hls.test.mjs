@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NativeHls } from '../../main/resources/io/rondo/client/player/native-hls.js';
 
-const INFO = { kind: 'continuous', durationNs: 6e9, hls: '/videos/color-bars.mp4.m3u8' };
+const INFO = { hls: '/videos/color-bars.mp4.m3u8', durationS: 6 };
 
 /** A TimeRanges as the browser gives it, from [start, end] pairs. */
 function timeRanges(...pairs) {

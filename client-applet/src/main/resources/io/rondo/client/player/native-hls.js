@@ -15,22 +15,26 @@ export class NativeHls {
   #startedAtMs = 0;
   #pictureShown = false;
 
-  /** Plays info.hls in video; view paints, as for the Player. */
-  constructor(video, view, info) {
+  /**
+   * Plays the playlist at hls (an address) in video, a clip the library says lasts durationS; view
+   * paints, as for the Player.
+   */
+  constructor(video, view, { hls, durationS }) {
     this.video = video;
     this.view = view;
-    this.info = info;
+    this.hls = hls;
+    this.libraryDurationS = durationS;
     this.stats = new PlaybackStats();
   }
 
   /** Hands the playlist to the video element and asks it to play (at nowMs, performance.now()). */
   start(nowMs) {
     this.#startedAtMs = nowMs;
-    this.log(`This browser has no Media Source Extensions: it plays ${this.info.hls} itself, as HLS. The controls `
+    this.log(`This browser has no Media Source Extensions: it plays ${this.hls} itself, as HLS. The controls `
       + 'act on its video element; the stats show only its position, buffer and stalls (no bytes, fragments '
       + 'or glitches: the browser does not report them).');
-    this.view.nativeHls(this.info.hls);
-    this.video.src = this.info.hls;
+    this.view.nativeHls(this.hls);
+    this.video.src = this.hls;
     this.play();
   }
 
@@ -40,7 +44,7 @@ export class NativeHls {
     if (Number.isFinite(duration)) {
       return duration;
     }
-    return seekable.length > 0 ? seekable.end(seekable.length - 1) : this.info.durationNs / 1e9;
+    return seekable.length > 0 ? seekable.end(seekable.length - 1) : this.libraryDurationS;
   }
 
   tick() {
@@ -116,7 +120,7 @@ export class NativeHls {
   /** "Retry now": the element loads the playlist again, which admits a new session. */
   retry() {
     this.view.hideOverlay();
-    this.video.src = this.info.hls;
+    this.video.src = this.hls;
     this.video.load();
     this.play();
   }

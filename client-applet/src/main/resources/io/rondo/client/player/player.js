@@ -99,19 +99,20 @@ class Player extends PlayerStream {
     if (airPlayable(playback, this.info)) {
       offerAirPlay(window, this.video, $('airplay'));
     }
+    const hls = this.info.hls ? pathOf(this.info.hls) : null;
     if (playback.kind === NATIVE_HLS) {
-      this.native = new NativeHls(this.video, this.view, this.info);
+      this.native = new NativeHls(this.video, this.view, { hls, durationS: this.info.durationNs / 1e9 });
       this.native.start(performance.now());
       return;
     }
     if (playback.kind === MANAGED) {
       this.log('ManagedMediaSource: the browser says when to fetch (PAUSE and RESUME follow it) and may evict '
-        + `what it holds${this.info.hls ? '; AirPlay plays the HLS playlist' : ''}`);
+        + `what it holds${hls ? '; AirPlay plays the HLS playlist' : ''}`);
     }
     this.profile = await chooseProfile(new URLSearchParams(location.search), navigator.deviceMemory,
       () => measureRate(this.name, this.info.size, (text, bad) => this.log(text, bad)), this.info.peakBitsPerSecond);
     this.view.profile(this.profile);
-    await this.feed.open(playback, this.durationS, this.info.hls);
+    await this.feed.open(playback, this.durationS, hls);
     const params = new URLSearchParams(location.search);
     const start = firstStart(params, this.info);
     this.goLiveOnAccept = !start.fromLive && !params.has('behind');
