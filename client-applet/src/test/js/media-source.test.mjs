@@ -211,7 +211,7 @@ test('where nothing works the player says why, and the server\'s reason when it 
   assert.match(refusal(hlsOnly, { ...INFO, hls: undefined }), /does not offer for this one: it gave no playlist\.$/);
 });
 
-test('a ManagedMediaSource goes in beside the HLS playlist, which AirPlay can play, else with remote playback off', async () => {
+test('a ManagedMediaSource goes in beside the HLS playlist for AirPlay, else with remote playback off', async () => {
   const { video } = await managedPlayer();
   assert.equal(video.src, '', 'fed through <source> children, not src');
   assert.deepEqual(video.children, [
