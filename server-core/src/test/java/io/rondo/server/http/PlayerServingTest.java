@@ -60,7 +60,7 @@ class PlayerServingTest {
             "/videos/clip 1.webm", null, 0), c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "text"), "/docs/a.txt",
             null, 0), c -> { });
-        assertEquals(22, PlayerFiles.install(library).size(), "the player's twenty-two files go into a new library");
+        assertEquals(24, PlayerFiles.install(library).size(), "the player's twenty-four files go into a new library");
         disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                 .model(DiskProfile.paperDisk())
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
