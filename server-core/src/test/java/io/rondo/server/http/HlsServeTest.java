@@ -140,6 +140,14 @@ class HlsServeTest {
     }
 
     @Test
+    void anMp4ClipsFolderEntryAndInfoLeadToItsPlaylist() throws Exception {
+        String page = get("/videos/").body();
+        assertTrue(page.contains("href=\"/videos/color%20bars.mp4.m3u8\" title=\"its HLS playlist"), page);
+        String info = get("/player/info/videos/color%20bars.mp4").body();
+        assertTrue(info.contains("\"hls\":\"/videos/color bars.mp4.m3u8\""), info);
+    }
+
+    @Test
     void aRangeTheSessionCannotTakeIsAPlainRangedGet() throws Exception {
         String mediaUri = lastLine(get("/videos/color%20bars.mp4.m3u8").body());
         String session = mediaUri.substring(mediaUri.indexOf("session="));

@@ -131,6 +131,8 @@ class PlayerServingTest {
         assertEquals(clip.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow(),
             info.get("peakFragmentBytes").asLong());
         assertEquals("/stream", info.get("streamPath").asText());
+        assertFalse(info.has("hls"), "HLS carries no WebM");
+        assertTrue(info.get("hlsUnavailable").asText().contains("MP4 copy"), info.toString());
 
         JsonNode document = new ObjectMapper().readTree(get("/player/info/docs/a.txt").body());
         assertEquals("discrete", document.get("kind").asText());
@@ -147,6 +149,7 @@ class PlayerServingTest {
 
         assertTrue(page.contains("href=\"/player/?src=%2Fvideos%2Fclip+1.webm\""), page);
         assertTrue(page.contains("href=\"/videos/clip%201.webm\" title=\"the file itself, over HTTP\">file</a>"), page);
+        assertFalse(page.contains(">HLS</a>"), "a WebM clip has no HLS playlist to offer");
         String docs = get("/docs/").body();
         assertFalse(docs.contains("/player/"), "a document opens as itself: " + docs);
     }
