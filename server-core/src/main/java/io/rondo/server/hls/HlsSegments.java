@@ -20,6 +20,9 @@ public final class HlsSegments {
     /** The segment length aimed at: six seconds. */
     public static final long TARGET_NS = 6_000_000_000L;
 
+    /** A finished object's last segment shorter than this joins the one before ({@link #finished}). */
+    static final long SHORTEST_TAIL_NS = 250_000_000L;
+
     /** What a segment may exceed the target by and still be taken as on it (frame timing). */
     private static final long SLACK_NS = 1_000_000;
 
@@ -55,6 +58,23 @@ public final class HlsSegments {
         }
         if (first < fragments.size()) {
             segments.add(segment(fragments, first, fragments.size() - 1, complete));
+        }
+        return segments;
+    }
+
+    /**
+     * The segments of a finished object as {@link #of} cuts them, except that a last segment
+     * shorter than {@link #SHORTEST_TAIL_NS} joins the one before: an encoder's tail (the audio
+     * a few frames past the video's end) is no segment of its own, on which players stop short of
+     * the end. Not for a recording's playlist, which may only grow: its segments are {@link #of}'s.
+     */
+    public static List<Segment> finished(List<Fragment> fragments) {
+        List<Segment> segments = of(fragments, true);
+        int count = segments.size();
+        if (count >= 2 && segments.get(count - 1).durationNs() < SHORTEST_TAIL_NS) {
+            Segment before = segments.get(count - 2);
+            segments.set(count - 2, segment(fragments, before.first(), fragments.size() - 1, true));
+            segments.remove(count - 1);
         }
         return segments;
     }

@@ -66,18 +66,22 @@ public final class Playlists {
      * @param roundNs      the length of a round: a live playlist's part target
      * @param startEpochMs when the media's time zero was recorded (a recording's start), or -1 if unknown
      * @param allParts     whether every round is listed as a part, not only a recording's newest
+     * @param event        whether the playlist is a recording's EVENT playlist: it was being recorded
+     *                     when the session began, so its playlist keeps growing the same way and ends
+     *                     with {@code EXT-X-ENDLIST} once the recording does
      */
     public record Media(String name, String session, MediaIndex media, boolean growing, long roundNs,
-                        long startEpochMs, boolean allParts) {
+                        long startEpochMs, boolean allParts, boolean event) {
 
         /** This playlist with the media as it is now. */
         public Media now(MediaIndex current, boolean stillGrowing) {
-            return new Media(name, session, current, stillGrowing, roundNs, startEpochMs, allParts);
+            return new Media(name, session, current, stillGrowing, roundNs, startEpochMs, allParts, event);
         }
 
         /** The segments, the last one open while the recording grows. */
         public List<HlsSegments.Segment> segments() {
-            return HlsSegments.of(media.fragments(), !growing);
+            return event || growing ? HlsSegments.of(media.fragments(), !growing)
+                : HlsSegments.finished(media.fragments());
         }
     }
 
@@ -86,8 +90,8 @@ public final class Playlists {
         List<HlsSegments.Segment> segments = spec.segments();
         List<Fragment> fragments = spec.media().fragments();
         String uri = objectUri(spec.name(), spec.session());
-        int target = targetSeconds(segments, spec.growing());
-        double partTarget = partTargetSeconds(fragments, spec.growing() ? spec.roundNs() : 0);
+        int target = targetSeconds(segments, spec.event());
+        double partTarget = partTargetSeconds(fragments, spec.event() ? spec.roundNs() : 0);
         long partsFromNs = partsFromNs(spec, segments, target);
         boolean parts = partsFromNs != Long.MAX_VALUE;
         StringBuilder out = new StringBuilder(256 + 160 * fragments.size());
@@ -96,12 +100,12 @@ public final class Playlists {
         if (parts) {
             out.append("#EXT-X-PART-INF:PART-TARGET=").append(seconds(partTarget)).append('\n');
         }
-        if (spec.growing()) {
+        if (spec.event()) {
             out.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=")
                 .append(seconds(PART_HOLD_BACK * partTarget)).append(",HOLD-BACK=")
                 .append(seconds(HOLD_BACK_TARGETS * (double) target)).append('\n');
         }
-        out.append("#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:").append(spec.growing() ? "EVENT" : "VOD")
+        out.append("#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:").append(spec.event() ? "EVENT" : "VOD")
             .append('\n');
         if (segments.stream().allMatch(HlsSegments.Segment::keyframe)) {
             out.append("#EXT-X-INDEPENDENT-SEGMENTS\n");
@@ -138,13 +142,14 @@ public final class Playlists {
 
     /**
      * From which media time segments list their parts: every one's if asked; none of a finished
-     * object's ({@link Long#MAX_VALUE}); a recording's within three target durations of its end.
+     * object's ({@link Long#MAX_VALUE}); a recording's within three target durations of its end,
+     * also once it has ended, since its playlist may only grow.
      */
     private static long partsFromNs(Media spec, List<HlsSegments.Segment> segments, int target) {
-        if (spec.allParts() || spec.growing() && segments.isEmpty()) {
+        if (spec.allParts() || spec.event() && segments.isEmpty()) {
             return Long.MIN_VALUE;
         }
-        if (!spec.growing()) {
+        if (!spec.event()) {
             return Long.MAX_VALUE;
         }
         HlsSegments.Segment last = segments.get(segments.size() - 1);

@@ -117,14 +117,19 @@ final class HlsRoutes {
             send(ctx, request, Playlists.media(spec(name, session, parameters)));
             return null;
         }
-        List<HlsSegments.Segment> segments = spec(name, session, parameters).segments();
+        Playlists.Media spec = spec(name, session, parameters);
+        List<HlsSegments.Segment> segments = spec.segments();
+        if (Playlists.holds(segments, msn, part)) {
+            send(ctx, request, Playlists.media(spec));
+            return null;
+        }
         if (msn > segments.size() + 1) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "segment " + msn + " is more than two "
                 + "segments past the playlist's last (" + (segments.size() - 1) + ")", false);
             return null;
         }
-        Reload reload = new Reload(ctx, request.retain(), session, spec(name, session, parameters), msn, part, done);
-        reload.check();
+        Reload reload = new Reload(ctx, request.retain(), session, spec, msn, part, done);
+        reload.await();
         return reload;
     }
 
@@ -154,7 +159,13 @@ final class HlsRoutes {
                 BLOCK_TARGETS * HlsSegments.TARGET_NS, TimeUnit.NANOSECONDS);
         }
 
-        void check() {
+        /** Waits for the next round cut (or the recording's end), then checks again. */
+        void await() {
+            session.awaitFragments(session.media().fragments().size() + 1)
+                .whenCompleteAsync((ready, failure) -> check(), ctx.executor());
+        }
+
+        private void check() {
             if (over) {
                 return;
             }
@@ -163,8 +174,7 @@ final class HlsRoutes {
             if (session.ended() || !now.growing() || Playlists.holds(now.segments(), msn, part)) {
                 finish(() -> send(ctx, request, Playlists.media(now)));
             } else {
-                session.awaitFragments(session.media().fragments().size() + 1)
-                    .whenCompleteAsync((ready, failure) -> check(), ctx.executor());
+                await();
             }
         }
 
@@ -242,8 +252,10 @@ final class HlsRoutes {
     }
 
     private Playlists.Media spec(String name, HlsSession session, Map<String, List<String>> parameters) {
-        return new Playlists.Media(name, session.key(), session.media(), session.growing(), roundNs,
-            session.growing() ? session.object().createdMs() : -1, "1".equals(first(parameters, Playlists.PARTS)));
+        boolean growing = session.growing();
+        boolean event = growing || session.recording();
+        return new Playlists.Media(name, session.key(), session.media(), growing, roundNs,
+            event ? session.object().createdMs() : -1, "1".equals(first(parameters, Playlists.PARTS)), event);
     }
 
     /** A playlist: it changes (and names a session), so nothing may keep it. */

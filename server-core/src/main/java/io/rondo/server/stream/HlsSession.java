@@ -88,6 +88,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     private final String client;
     private final long leadNs;
     private final StreamStats stats;
+    private final boolean recording;
     private final TreeMap<Integer, Outbox.Ready> held = new TreeMap<>();
     private final ArrayDeque<Take> takes = new ArrayDeque<>();
     private final List<Waiter> waiters = new ArrayList<>();
@@ -115,6 +116,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         this.client = client;
         this.leadNs = leadNs;
         this.stats = new StreamStats(services.registry());
+        this.recording = services.admission().recording(admitted.lease().object().id()).isPresent();
         long nowNs = services.clock().nanoTime();
         this.lastHeardNs = nowNs;
         stats.opened(nowNs, services.epochClock().time());
@@ -169,6 +171,14 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     public boolean growing() {
         Prepared ready = prepared;
         return ready == null ? services.admission().recording(object().id()).isPresent() : ready.growing();
+    }
+
+    /**
+     * Whether the object was being recorded when the session began: its playlist is a recording's
+     * EVENT playlist to the end, which only grows, and ends once the recording does.
+     */
+    public boolean recording() {
+        return recording;
     }
 
     /** Whether the session has ended: its URLs are then served as plain ranged GETs. */

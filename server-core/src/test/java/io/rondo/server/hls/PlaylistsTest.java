@@ -65,9 +65,9 @@ class PlaylistsTest {
     void theVodPlaylistAddressesEveryByteOfTheStoredCopyOnceAsSegmentsAndAgainAsParts() {
         MediaIndex media = media(14, 1, 5000);
         String playlist = Playlists.media(new Playlists.Media("/videos/a b.mp4", "k1", media, false, SECOND, -1,
-            true));
+            true, false));
         String withoutParts = Playlists.media(new Playlists.Media("/videos/a b.mp4", "k1", media, false, SECOND, -1,
-            false));
+            false, false));
         assertFalse(withoutParts.contains("#EXT-X-PART"), "a finished object lists parts only when asked");
         assertEquals(playlist.replaceAll("#EXT-X-PART[:-][^\n]*\n", "").replace("VERSION:9", "VERSION:7"),
             withoutParts, "and is otherwise the same");
@@ -104,7 +104,7 @@ class PlaylistsTest {
     void aRecordingsPlaylistIsAnEventPlaylistWithBlockingReloadsAPreloadHintAndItsDateTime() {
         MediaIndex media = media(8, 1, 100);
         String playlist = Playlists.media(new Playlists.Media("/cams/door.mp4", "k2", media, true, SECOND,
-            1_800_000_000_000L, false));
+            1_800_000_000_000L, false, true));
 
         assertTrue(playlist.contains("#EXT-X-PLAYLIST-TYPE:EVENT\n"));
         assertTrue(playlist.contains("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.000,"
@@ -117,12 +117,40 @@ class PlaylistsTest {
         assertEquals(8, playlist.split("#EXT-X-PART:").length - 1);
 
         List<HlsSegments.Segment> segments = new Playlists.Media("/cams/door.mp4", "k2", media, true, SECOND, 0,
-            false).segments();
+            false, true).segments();
         assertTrue(Playlists.holds(segments, 0, -1), "segment 0 is complete");
         assertTrue(Playlists.holds(segments, 1, 1));
         assertFalse(Playlists.holds(segments, 1, 2), "segment 1 has parts 0 and 1 so far");
         assertFalse(Playlists.holds(segments, 1, -1), "and is not complete");
         assertFalse(Playlists.holds(segments, 2, 0));
+    }
+
+    @Test
+    void aRecordingsPlaylistOnlyGrowsAndEndsAsTheSameEventPlaylistWithAnEnd() {
+        MediaIndex media = media(9, 1, 100);
+        Playlists.Media live = new Playlists.Media("/cams/door.mp4", "k4", media, true, SECOND, 0, false, true);
+        String growing = Playlists.media(live.now(new MediaIndex("mp4", "video/mp4", "avc1.42C01E", 8 * SECOND,
+            media.init(), media.fragments().subList(0, 8)), true));
+        String ended = Playlists.media(live.now(media, false));
+
+        assertTrue(ended.endsWith("#EXT-X-ENDLIST\n"), ended);
+        assertTrue(ended.contains("#EXT-X-PLAYLIST-TYPE:EVENT\n") && ended.contains("CAN-BLOCK-RELOAD=YES")
+            && ended.contains("#EXT-X-PROGRAM-DATE-TIME:"), "still the recording's EVENT playlist: " + ended);
+        assertFalse(ended.contains("PRELOAD-HINT"), "no part comes after the end");
+        String before = growing.substring(0, growing.indexOf("#EXT-X-PRELOAD-HINT"));
+        assertTrue(ended.replace("#EXTINF:3.000,\n", "").startsWith(before.replace("#EXTINF:3.000,\n", "")),
+            "what was listed is listed the same, then the rest");
+    }
+
+    @Test
+    void aFinishedClipsTinyTailJoinsItsLastSegment() {
+        List<Fragment> fragments = new ArrayList<>(media(6, 1, 100).fragments());
+        fragments.add(Fragment.unplaced(6 * SECOND, 23_000_000, 1600, 113));
+        List<HlsSegments.Segment> segments = HlsSegments.finished(fragments);
+        assertEquals(1, segments.size(), "23 ms of audio past the video is no segment of its own");
+        assertEquals(6_023_000_000L, segments.get(0).durationNs());
+        assertEquals(713, segments.get(0).length());
+        assertEquals(2, HlsSegments.of(fragments, true).size(), "a recording's segments stay as they were cut");
     }
 
     @Test
