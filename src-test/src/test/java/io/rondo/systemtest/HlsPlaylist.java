@@ -62,6 +62,7 @@ record HlsPlaylist(String text, List<String> variants, Range map, List<Segment> 
                 }
                 continue;
             }
+            tags.putIfAbsent(tag, value);
             switch (tag) {
                 case "#EXT-X-STREAM-INF" -> variantNext = true;
                 case "#EXT-X-MAP" -> {
@@ -77,7 +78,9 @@ record HlsPlaylist(String text, List<String> variants, Range map, List<Segment> 
                 }
                 case "#EXT-X-PRELOAD-HINT" -> preload = Long.valueOf(attributes(value).get("BYTERANGE-START"));
                 case "#EXT-X-ENDLIST" -> endList = true;
-                default -> tags.putIfAbsent(tag, value);
+                default -> {
+                    // Kept in tags only.
+                }
             }
         }
         return new HlsPlaylist(text, List.copyOf(variants), map, List.copyOf(segments), List.copyOf(parts), preload,
@@ -97,7 +100,7 @@ record HlsPlaylist(String text, List<String> variants, Range map, List<Segment> 
         return segments.stream().mapToDouble(Segment::seconds).sum();
     }
 
-    /** The value of the first {@code tag} not read into a field above (e.g. {@code #EXT-X-PLAYLIST-TYPE}), or null. */
+    /** The value of the first {@code tag} (e.g. {@code #EXT-X-PLAYLIST-TYPE}), or null. */
     String tag(String tag) {
         return tags.get(tag);
     }

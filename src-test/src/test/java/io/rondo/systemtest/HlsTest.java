@@ -3,6 +3,7 @@ package io.rondo.systemtest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.config.RondoConfig;
 import io.rondo.server.launch.ServeProcess;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.AfterAll;
@@ -71,8 +72,19 @@ class HlsTest {
         Path config = Files.createDirectories(temp.resolve("config"));
         Files.writeString(config.resolve("rondo.yaml"), "streams:\n  clientTimeout: " + CLIENT_TIMEOUT.toSeconds()
             + "s\n");
-        rondo = RondoServe.start(temp.resolve("data"), temp.resolve("serve.log"),
-            List.of("-Drondo.config.dir=" + config));
+        // The test JVM's rondo.config.dir (the repository's config/) is what RondoJvm hands on: this
+        // server's is this test's, for as long as it takes to start.
+        String configDir = System.getProperty(RondoConfig.CONFIG_DIR_PROPERTY);
+        System.setProperty(RondoConfig.CONFIG_DIR_PROPERTY, config.toString());
+        try {
+            rondo = RondoServe.start(temp.resolve("data"), temp.resolve("serve.log"));
+        } finally {
+            if (configDir == null) {
+                System.clearProperty(RondoConfig.CONFIG_DIR_PROPERTY);
+            } else {
+                System.setProperty(RondoConfig.CONFIG_DIR_PROPERTY, configDir);
+            }
+        }
         http = new HlsHttp(rondo.httpUrl(), rondo.adminUrl(), rondo.adminToken());
         check = PlaylistCheck.find(temp);
         clip = http.get(http.at(CLIP)).body();
@@ -93,7 +105,8 @@ class HlsTest {
         assertEquals(200, response.statusCode(), multivariant);
         assertEquals("application/vnd.apple.mpegurl", response.headers().firstValue("Content-Type").orElse("")
             .split(";")[0].strip());
-        assertTrue(response.headers().firstValue("Cache-Control").orElse("").contains("no-cache"),
+        String cacheControl = response.headers().firstValue("Cache-Control").orElse("");
+        assertTrue(cacheControl.contains("no-cache") || cacheControl.contains("no-store"),
             "a playlist admits a session: never cached " + response.headers().map());
         HlsPlaylist variants = HlsPlaylist.parse(multivariant);
         assertEquals(1, variants.variants().size(), multivariant);
@@ -166,9 +179,9 @@ class HlsTest {
     void aSessionsPartsAreAnsweredFromItsReadAheadNeverByDiskRequests() throws Exception {
         URI mediaUri = session();
         HlsPlaylist media = HlsPlaylist.parse(http.text(mediaUri));
+        http.range(mediaUri, media.map());
         double memory = http.metric(MEMORY_PARTS);
         double disk = http.metric(DISK_PARTS);
-        http.range(mediaUri, media.map());
         for (HlsPlaylist.Part part : media.parts()) {
             http.range(mediaUri, part.range());
         }

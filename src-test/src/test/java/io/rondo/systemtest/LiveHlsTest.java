@@ -20,6 +20,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +64,8 @@ class LiveHlsTest {
     private static HlsHttp http;
     private static Optional<PlaylistCheck> check;
     private static Process source;
+    /** The media playlist of the session the test itself reads the recording's playlist in. */
+    private static URI mediaUri;
     private static Thread publishing;
     private static final AtomicReference<Durable> LAST = new AtomicReference<>();
     private static final AtomicReference<Throwable> FAILED = new AtomicReference<>();
@@ -76,17 +79,19 @@ class LiveHlsTest {
         check = PlaylistCheck.find(temp);
         String token = Files.readString(data.resolve("rondo/publish.token")).trim();
         StreamClient client = StreamClient.connect(rondo.host(), rondo.streamPort());
-        Publisher publisher = client.publish(NAME, Publish.MP4, 4_000_000, token);
+        Publisher publisher = client.publish(NAME, Publish.MP4, 1_000_000, token);
         source = new ProcessBuilder("ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
             "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t",
             String.valueOf(RECORDING_SECONDS), "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency",
-            "-g", "25", "-c:a", "aac", "-f", "mp4", "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-")
+            "-b:v", "300k", "-maxrate", "300k", "-bufsize", "300k", "-g", "25", "-c:a", "aac", "-f", "mp4",
+            "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-")
             .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         publishing = new Thread(() -> publish(client, publisher), "hls-live-publisher");
         publishing.setDaemon(true);
         publishing.start();
         assertTrue(await(Duration.ofSeconds(30), () -> publisher.lastDurable() != null
             && publisher.lastDurable().fragments() >= 3), "three rounds of the recording are durable within 30 s");
+        mediaUri = session();
     }
 
     @AfterAll
@@ -102,7 +107,6 @@ class LiveHlsTest {
     @Test
     @Order(1)
     void theRecordingIsAnEventPlaylistWithPartsWhoseBlockingReloadWaitsForTheNextPart() throws Exception {
-        URI mediaUri = session();
         String text = http.text(mediaUri);
         HlsPlaylist media = HlsPlaylist.parse(text);
         assertEquals("EVENT", media.tag("#EXT-X-PLAYLIST-TYPE"), text);
@@ -134,8 +138,13 @@ class LiveHlsTest {
         assertTrue(waitedMs < 3 * 6_000, "answered within three target durations: " + waitedMs + " ms");
         System.out.println("LiveHlsTest: a blocking reload for the next part returned after " + waitedMs + " ms");
 
-        HttpResponse<byte[]> tooFar = http.get(URI.create(mediaUri + "&_HLS_msn=" + (msn + 3) + "&_HLS_part=0"));
-        assertEquals(400, tooFar.statusCode(), "a reload more than two segments ahead is refused");
+        // The last segment listed is the one being cut, if it has parts yet; a reload three past it is refused.
+        long lastListed = sequence + next.segments().size() - (next.pendingParts().isEmpty() ? 1 : 0);
+        askedNs = CLOCK.nanoTime();
+        HttpResponse<byte[]> tooFar = http.get(URI.create(mediaUri + "&_HLS_msn=" + (lastListed + 3) + "&_HLS_part=0"));
+        assertEquals(400, tooFar.statusCode(), "a reload three segments past the last listed, " + lastListed
+            + ", is refused at once; after " + (CLOCK.nanoTime() - askedNs) / 1_000_000 + " ms it was answered:\n"
+            + new String(tooFar.body(), StandardCharsets.UTF_8) + "\nto the playlist\n" + grown);
     }
 
     @Test
@@ -143,6 +152,10 @@ class LiveHlsTest {
     @Timeout(120)
     void hlsJsPlaysTheRecordingLiveInLowLatencyModeWithoutAStall(TestInfo test) throws Exception {
         ChromeDriver browser = HeadlessChromium.launch(temp.resolve("profile"));
+        // A viewer joins once the recording has a whole segment: before, hls.js finds no segment to
+        // start from (its levelEmptyError) and retries.
+        assertTrue(await(Duration.ofSeconds(20), () -> !HlsPlaylist.parse(reload(mediaUri)).segments().isEmpty()),
+            "the recording's first segment is listed within 20 s");
         HlsJsPage page = null;
         try {
             HlsJsPage playing = HlsJsPage.play(browser, rondo.httpUrl(), http.at(NAME + ".m3u8").toString(), true);
@@ -179,7 +192,6 @@ class LiveHlsTest {
         publishing.join(TimeUnit.SECONDS.toMillis(RECORDING_SECONDS + 60));
         assertNull(FAILED.get(), () -> "the recording ended cleanly: " + FAILED.get());
         assertNotNull(LAST.get(), "END came with the last DURABLE");
-        URI mediaUri = session();
         String text = http.text(mediaUri);
         HlsPlaylist media = HlsPlaylist.parse(text);
         assertTrue(media.endList(), "the ended recording's playlist ends:\n" + text);
@@ -206,6 +218,18 @@ class LiveHlsTest {
     private static URI session() throws IOException, InterruptedException {
         URI multivariant = http.at(NAME + ".m3u8");
         return multivariant.resolve(HlsPlaylist.parse(http.text(multivariant)).variants().get(0));
+    }
+
+    /** The playlist at {@code uri} as it is now. */
+    private static String reload(URI uri) {
+        try {
+            return http.text(uri);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static long percentile(long[] sorted, double p) {

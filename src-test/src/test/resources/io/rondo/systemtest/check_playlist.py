@@ -151,9 +151,9 @@ def media(playlist, check):
         check.that(playlist.is_endlist, "a VOD playlist without EXT-X-ENDLIST")
         check.that(not pending_parts and hint is None, "a VOD playlist with parts of an unfinished segment")
     check.that(len(segments) > 0 or pending_parts, "a media playlist with no segment and no part")
-    first_date = playlist.segments[0].program_date_time if playlist.segments else None
-    check.that(playlist.program_date_time is None or first_date == playlist.program_date_time,
-               "the first EXT-X-PROGRAM-DATE-TIME is not on the first segment")
+    if segments and playlist.program_date_time is not None:
+        check.that(playlist.segments[0].program_date_time == playlist.program_date_time,
+                   "the first EXT-X-PROGRAM-DATE-TIME is not on the first segment")
     return {"targetDuration": target, "partTarget": part_target, "map": init, "segments": segments,
             "pendingParts": pending_parts, "serverControl": control, "preloadHint": hint,
             "mediaSequence": playlist.media_sequence, "endList": playlist.is_endlist,
