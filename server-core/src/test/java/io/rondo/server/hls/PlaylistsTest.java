@@ -64,7 +64,13 @@ class PlaylistsTest {
     @Test
     void theVodPlaylistAddressesEveryByteOfTheStoredCopyOnceAsSegmentsAndAgainAsParts() {
         MediaIndex media = media(14, 1, 5000);
-        String playlist = Playlists.media(new Playlists.Media("/videos/a b.mp4", "k1", media, false, SECOND, -1));
+        String playlist = Playlists.media(new Playlists.Media("/videos/a b.mp4", "k1", media, false, SECOND, -1,
+            true));
+        String withoutParts = Playlists.media(new Playlists.Media("/videos/a b.mp4", "k1", media, false, SECOND, -1,
+            false));
+        assertFalse(withoutParts.contains("#EXT-X-PART"), "a finished object lists parts only when asked");
+        assertEquals(playlist.replaceAll("#EXT-X-PART[:-][^\n]*\n", "").replace("VERSION:9", "VERSION:7"),
+            withoutParts, "and is otherwise the same");
 
         assertTrue(playlist.startsWith("#EXTM3U\n"));
         assertTrue(playlist.contains("#EXT-X-PLAYLIST-TYPE:VOD\n"));
@@ -98,7 +104,7 @@ class PlaylistsTest {
     void aRecordingsPlaylistIsAnEventPlaylistWithBlockingReloadsAPreloadHintAndItsDateTime() {
         MediaIndex media = media(8, 1, 100);
         String playlist = Playlists.media(new Playlists.Media("/cams/door.mp4", "k2", media, true, SECOND,
-            1_800_000_000_000L));
+            1_800_000_000_000L, false));
 
         assertTrue(playlist.contains("#EXT-X-PLAYLIST-TYPE:EVENT\n"));
         assertTrue(playlist.contains("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.000,"
@@ -110,8 +116,8 @@ class PlaylistsTest {
         assertEquals(1, playlist.split("#EXTINF").length - 1, "one closed segment, the open one as parts");
         assertEquals(8, playlist.split("#EXT-X-PART:").length - 1);
 
-        List<HlsSegments.Segment> segments = new Playlists.Media("/cams/door.mp4", "k2", media, true, SECOND, 0)
-            .segments();
+        List<HlsSegments.Segment> segments = new Playlists.Media("/cams/door.mp4", "k2", media, true, SECOND, 0,
+            false).segments();
         assertTrue(Playlists.holds(segments, 0, -1), "segment 0 is complete");
         assertTrue(Playlists.holds(segments, 1, 1));
         assertFalse(Playlists.holds(segments, 1, 2), "segment 1 has parts 0 and 1 so far");
@@ -121,9 +127,11 @@ class PlaylistsTest {
 
     @Test
     void theMultivariantPlaylistNamesTheCodecsAndTheSessionsMediaPlaylist() {
-        String playlist = Playlists.multivariant("/videos/a.mp4", media(6, 1, 125_000), "k3");
+        String playlist = Playlists.multivariant("/videos/a.mp4", media(6, 1, 125_000), "k3", false);
         assertTrue(playlist.contains("#EXT-X-STREAM-INF:BANDWIDTH=1000000,AVERAGE-BANDWIDTH=1000000,"
             + "CODECS=\"avc1.42C01E,mp4a.40.2\"\na.mp4.m3u8?session=k3\n"), playlist);
+        assertTrue(Playlists.multivariant("/videos/a.mp4", media(6, 1, 125_000), "k3", true)
+            .endsWith("a.mp4.m3u8?session=k3&parts=1\n"), "a playlist asked for parts keeps asking");
     }
 
     @Test
