@@ -189,16 +189,30 @@ class LiveHlsTest {
     @Order(3)
     @Timeout(RECORDING_SECONDS + 90)
     void thePlaylistEndsWhenTheRecordingDoes() throws Exception {
-        publishing.join(TimeUnit.SECONDS.toMillis(RECORDING_SECONDS + 60));
+        // A player keeps reloading a live playlist, so its session lives on until the recording ends.
+        mediaUri = session();
+        String key = mediaUri.getQuery();
+        long giveUpNs = CLOCK.nanoTime() + TimeUnit.SECONDS.toNanos(RECORDING_SECONDS + 60);
+        while (publishing.isAlive() && CLOCK.nanoTime() - giveUpNs < 0) {
+            assertTrue(http.text(mediaUri).contains(key), "the session lives on while it reloads");
+            publishing.join(2_000);
+        }
         assertNull(FAILED.get(), () -> "the recording ended cleanly: " + FAILED.get());
         assertNotNull(LAST.get(), "END came with the last DURABLE");
         String text = http.text(mediaUri);
         HlsPlaylist media = HlsPlaylist.parse(text);
+        assertTrue(text.contains(key), "the same session reloads the ended recording:\n" + text);
         assertTrue(media.endList(), "the ended recording's playlist ends:\n" + text);
         assertNull(media.preloadStart(), "nothing more is hinted:\n" + text);
-        assertEquals(LAST.get().fragments(), media.parts().size(), "a part for every durable round:\n" + text);
+        assertEquals("EVENT", media.tag("#EXT-X-PLAYLIST-TYPE"), "an EVENT playlist keeps its type when it ends "
+            + "(RFC 8216 6.2.1: it may only be appended to):\n" + text);
+        byte[] recorded = http.get(http.at(NAME)).body();
+        HlsPlaylist.Segment last = media.segments().get(media.segments().size() - 1);
+        assertEquals(recorded.length, last.range().offset() + last.range().length(), "every byte is addressed");
+        assertEquals(LAST.get().fragments(), media.seconds(), 1.0, "the segments last as long as the durable rounds:\n"
+            + text);
         if (check.isPresent()) {
-            check.get().valid(text, http.get(http.at(NAME)).body().length);
+            check.get().valid(text, recorded.length);
         }
     }
 
