@@ -37,8 +37,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The demo clip as HLS from {@code rondo serve}, to the clients people use: its playlists are
  * valid to Python's m3u8 ({@link PlaylistCheck}), ffmpeg reads every segment without an error and
- * as long as the clip, each segment and part is the stored copy's own bytes, a session's parts
- * are answered from what its rounds read ahead and never by the disks' D-requests, a session whose
+ * as long as the clip, each segment and part is the stored copy's own bytes, a session's parts (its
+ * segments, where a VOD playlist lists no parts) are answered from what its rounds read ahead and
+ * never by the disks' D-requests ({@code rondo_hls_parts_total}), a session whose
  * client stops asking ends after {@code streams.clientTimeout} (2 s here) and frees its admission,
  * and hls.js plays the clip to its end in chromium without a stall. A WebM object is refused with
  * a reason that says how to make an MP4 copy.

@@ -46,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parts, a preload hint and blocking reloads, which a reload for the next part waits on until that
  * part is cut; hls.js in low-latency mode plays it in chromium without a stall, and the test
  * prints the live delay (a part's program date-time to hls.js having it), asserting nothing on it;
- * once the recording stops, the playlist ends.
+ * once the recording stops, the playlist of a session that kept reloading it ends: the same EVENT
+ * playlist, with EXT-X-ENDLIST and every byte of the recording addressed.
  *
  * <p>Needs ffmpeg; hls.js needs chromium, the playlist check Python's m3u8 (see {@link HlsTest}).
  */
