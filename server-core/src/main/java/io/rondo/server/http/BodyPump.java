@@ -31,7 +31,7 @@ import java.util.List;
  * otherwise. A later read that fails
  * can only cut the body short, and closes the connection.
  */
-abstract class BodyPump {
+abstract class BodyPump implements Pending {
 
     final ChannelHandlerContext ctx;
     final MediaObject object;
@@ -70,8 +70,8 @@ abstract class BodyPump {
         }
     }
 
-    /** Goes on: called to start, and again once the channel is writable. */
-    abstract void pump();
+    @Override
+    public abstract void pump();
 
     /** A chunk read for this body; its buffer is this method's to release. */
     abstract void arrived(Chunk chunk);
@@ -152,7 +152,8 @@ abstract class BodyPump {
     }
 
     /** The connection closed: stop, and give the lease back. */
-    final void abandon() {
+    @Override
+    public final void abandon() {
         abandoned = true;
         dropHeld();
         lease.close();

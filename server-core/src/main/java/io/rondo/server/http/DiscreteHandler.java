@@ -39,7 +39,7 @@ final class DiscreteHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
     private final DiscreteRouter router;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
-    private BodyPump transfer;
+    private Pending transfer;
     /** What a pump calls once its body is sent: made once per connection, not per request. */
     private Runnable transferDone;
     /** Whether a refused request was answered: its answer closes the connection, and nothing after it is. */

@@ -22,18 +22,21 @@ import io.rondo.content.model.MediaObject;
 import io.rondo.server.config.DiskSettings;
 import io.rondo.server.config.HttpSettings;
 import io.rondo.server.content.PlayerFiles;
+import io.rondo.server.hls.Playlists;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Which answer a request gets. A request the decoder refused gets the status that says why, and
  * the connection closes; only GET and HEAD are served (405 with Allow otherwise); then by path:
- * the player's folder is its page, {@code /player/info/NAME} is an object's {@link MediaInfo}, a
+ * the player's folder is its page, {@code /player/info/NAME} is an object's {@link MediaInfo},
+ * {@code NAME.m3u8} and a session's part GETs are HLS ({@link HlsRoutes}), a
  * path that ends in '/' is a {@link FolderPage} (the home page, {@code /}, with a welcome and
  * without the player's folder), {@code /favicon.ico} is Rondo's icon unless the library has an
  * object of that name, and any other names an object, answered as its
@@ -53,6 +56,7 @@ final class DiscreteRouter {
     private final ChunkReader reads;
     private final HotObjects hot;
     private final int maxRanges;
+    private final HlsRoutes hls;
 
     /**
      * A cacheable object up to this size is read whole into the cache whatever part of it a
@@ -78,26 +82,29 @@ final class DiscreteRouter {
     }
 
     DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot) {
-        this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES, null);
+        this(directory, reads, hot, HttpSettings.DEFAULT_MAX_RANGES, null, null);
     }
 
     /**
      * @param maxRanges the most ranges one request may ask for ({@code http.maxRanges})
      * @param peers     what the other nodes of this server's cluster hold, or null where it is alone
+     * @param hls       HLS playlists and sessions, or null where the server has no streams
      */
-    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot, int maxRanges, PeerLibraries peers) {
+    DiscreteRouter(Directory directory, ChunkReader reads, HotObjects hot, int maxRanges, PeerLibraries peers,
+                   HlsRoutes hls) {
         this.directory = directory;
         this.cluster = new ClusterFolders(directory, peers);
         this.reads = reads;
         this.hot = hot;
         this.maxRanges = maxRanges;
+        this.hls = hls;
     }
 
     /**
      * Answers one request. Returns the pump of a body still to be read, not yet started, which
      * calls {@code done} once the body's last byte is written; null when the answer is all written.
      */
-    BodyPump route(ChannelHandlerContext ctx, FullHttpRequest request, Runnable done) {
+    Pending route(ChannelHandlerContext ctx, FullHttpRequest request, Runnable done) {
         if (request.decoderResult().isFailure()) {
             Throwable cause = request.decoderResult().cause();
             if (cause instanceof RefusedRequest refused) {
@@ -121,8 +128,11 @@ final class DiscreteRouter {
             return null;
         }
         String path;
+        Map<String, List<String>> parameters;
         try {
-            path = new QueryStringDecoder(request.uri()).path();
+            QueryStringDecoder decoded = new QueryStringDecoder(request.uri());
+            path = decoded.path();
+            parameters = decoded.parameters();
         } catch (IllegalArgumentException e) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not valid URL encoding",
                 false);
@@ -147,6 +157,15 @@ final class DiscreteRouter {
             page(ctx, request, FAVICON_BYTES, "image/vnd.microsoft.icon");
             return null;
         }
+        if (hls != null && hls.isPlaylist(path)) {
+            return hls.playlist(ctx, request, path, parameters, done);
+        }
+        if (hls != null && parameters.containsKey(Playlists.SESSION)) {
+            Pending part = hls.part(ctx, request, path, parameters, done);
+            if (part != null) {
+                return part;
+            }
+        }
         return object(ctx, request, path, done);
     }
 
@@ -160,7 +179,7 @@ final class DiscreteRouter {
         return false;
     }
 
-    private BodyPump object(ChannelHandlerContext ctx, FullHttpRequest request, String path, Runnable done) {
+    private Pending object(ChannelHandlerContext ctx, FullHttpRequest request, String path, Runnable done) {
         String name;
         try {
             name = ObjectNames.normalize(path);

@@ -34,7 +34,7 @@ final class FillPump extends BodyPump {
     }
 
     @Override
-    void pump() {
+    public void pump() {
         if (bytes == null) {
             return;
         }

@@ -60,7 +60,8 @@ final class HttpInitializer extends ChannelInitializer<Channel> {
         this.disks = disks;
         this.streams = streams;
         this.settings = settings;
-        this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges(), peers);
+        this.router = new DiscreteRouter(directory, disks::read, hot, settings.maxRanges(), peers,
+            streams == null ? null : new HlsRoutes(directory, streams.hls(), disks.roundNs()));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.rondo.server.hls.Playlists;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.rondo.server.observe.RondoMetrics;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Times every request on the HTTP port, from its head arriving to its response's last byte
- * written out, by route ({@code object}, {@code folder}, {@code player-info}, {@code stream}),
+ * written out, by route ({@code object}, {@code folder}, {@code player-info}, {@code stream},
+ * {@code hls-playlist}, {@code hls-part}),
  * method and status class, and counts the bytes sent. Sits right after the HTTP codec, so it sees
  * each pipelined request and each response as the wire has them; owned by the channel's event loop.
  */
@@ -97,6 +99,12 @@ final class HttpMetricsHandler extends ChannelDuplexHandler {
         }
         if (uri.startsWith("/player/info/")) {
             return "player-info";
+        }
+        if (uri.substring(0, end).endsWith(HlsRoutes.PLAYLIST_SUFFIX)) {
+            return "hls-playlist";
+        }
+        if (end < uri.length() && uri.indexOf(Playlists.SESSION + "=", end) > 0) {
+            return "hls-part";
         }
         return end > 0 && uri.charAt(end - 1) == '/' ? "folder" : "object";
     }

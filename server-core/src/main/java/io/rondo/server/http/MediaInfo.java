@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rondo.content.model.MediaIndex;
 import io.rondo.content.model.MediaObject;
+import io.rondo.server.hls.HlsCodecs;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,10 +17,13 @@ import java.util.Map;
  * <pre>{@code
  * {"name":"/videos/a.webm","kind":"continuous","mimeType":"video/webm","mseType":"video/webm; codecs=\"vp9,opus\"",
  *  "size":171183,"etag":"\"...\"","durationNs":6000000000,"fragments":6,"bitsPerSecond":228244,
- *  "peakBitsPerSecond":263040,"peakFragmentBytes":32880,"live":false,"streamPath":"/stream"}
+ *  "peakBitsPerSecond":263040,"peakFragmentBytes":32880,"live":false,"streamPath":"/stream",
+ *  "hlsUnavailable":"/videos/a.webm is WEBM, which HLS cannot carry: ..."}
  * }</pre>
  *
  * <p>{@code live} is true while the object is being recorded: the player opens it at its live edge.
+ * {@code hls} is the object's HLS playlist (docs/hls.md) where HLS can carry it, which a browser
+ * without Media Source Extensions plays itself; {@code hlsUnavailable} says why not otherwise.
  */
 final class MediaInfo {
 
@@ -50,6 +54,12 @@ final class MediaInfo {
             info.put("peakFragmentBytes", media.peakFragmentBytes());
             info.put("live", live);
             info.put("streamPath", HttpInitializer.STREAM_PATH);
+            String refusal = HlsCodecs.refusal(object.name(), media);
+            if (refusal == null) {
+                info.put("hls", object.name() + HlsRoutes.PLAYLIST_SUFFIX);
+            } else {
+                info.put("hlsUnavailable", refusal);
+            }
         }
         try {
             return JSON.writeValueAsBytes(info);

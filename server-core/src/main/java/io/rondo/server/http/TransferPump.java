@@ -25,7 +25,7 @@ final class TransferPump extends BodyPump {
     }
 
     @Override
-    void pump() {
+    public void pump() {
         while (idle() && ctx.channel().isWritable()) {
             if (segment == body.segments().size()) {
                 finish();

@@ -73,6 +73,14 @@ final class FragmentReads {
     }
 
     /**
+     * The client asked for fragments up to {@code last}: those not yet read are read at once, as a
+     * start's are, due at {@code deadlineNs} (see {@link RoundPlan#catchUp}).
+     */
+    void catchUp(int last, long deadlineNs) {
+        readNow(plan.catchUp(last), deadlineNs);
+    }
+
+    /**
      * The round clock asks: this stream's C-requests on {@code disk} in {@code round}, which starts
      * at {@code startNs}, added to {@code into}: one per run of its fragments lying next to each other
      * there (one, for fragments read one a round or a disk's share of a longer cycle's). The round's

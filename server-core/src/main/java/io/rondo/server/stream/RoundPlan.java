@@ -110,6 +110,26 @@ final class RoundPlan {
     }
 
     /**
+     * The client asked for fragments up to {@code last} (an HLS part or segment GET): like a start,
+     * they are read at once, one after another as buffers come free, rather than one a round.
+     *
+     * @return the reads to issue at once, in order (none, one or two)
+     */
+    synchronized Read[] catchUp(int last) {
+        int to = Math.min(last, fragments.count() - 1);
+        if (closed || !started || to <= catchUpTo || to < nextToRead) {
+            return new Read[0];
+        }
+        catchUpTo = to;
+        Read[] reads = new Read[Math.max(0, Math.min(CATCH_UP_BUFFERS - held, catchUpTo - nextToRead + 1))];
+        for (int i = 0; i < reads.length; i++) {
+            reads[i] = new Read(nextToRead++, generation);
+            held++;
+        }
+        return reads;
+    }
+
+    /**
      * The round clock asks: this stream's read on {@code disk} in round {@code round}, null for
      * none, or {@link Read#LAGGING} once the client has left its fragments untaken for
      * {@link #LAG_ROUNDS} rounds.

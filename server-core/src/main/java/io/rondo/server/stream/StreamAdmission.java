@@ -105,6 +105,14 @@ final class StreamAdmission {
 
     /** Judges an OPEN from {@code client}: admitted with its lease and buffers, or refused with nothing held. */
     Answer open(Open open, String client) {
+        return open(open, client, clientBuffers);
+    }
+
+    /**
+     * Judges an OPEN as {@link #open(Open, String)} does, with {@code use} the buffer modes the
+     * stream may get: an HLS session, whose client declares nothing, keeps two buffers of its own.
+     */
+    Answer open(Open open, String client, ClientBufferUse use) {
         Optional<Directory.Lease> found;
         try {
             found = directory.open(open.objectName());
@@ -114,14 +122,14 @@ final class StreamAdmission {
         if (found.isEmpty()) {
             return new Refused(RejectReason.NOT_FOUND, 0, "no object is named " + open.objectName());
         }
-        Answer answer = judge(open, found.get(), client);
+        Answer answer = judge(open, found.get(), client, use);
         if (answer instanceof Refused) {
             found.get().close();
         }
         return answer;
     }
 
-    private Answer judge(Open open, Directory.Lease lease, String client) {
+    private Answer judge(Open open, Directory.Lease lease, String client, ClientBufferUse use) {
         MediaObject object = lease.object();
         MediaIndex media = object.media();
         if (media == null) {
@@ -142,7 +150,7 @@ final class StreamAdmission {
         }
         long id = registry.nextId();
         ClientBuffering buffering = recording.isPresent() ? ClientBuffering.DOUBLE
-            : ClientBuffering.choose(clientBuffers, open.profile(), peak, readSizes(media), disks.roundNs());
+            : ClientBuffering.choose(use, open.profile(), peak, readSizes(media), disks.roundNs());
         StreamDemand demand = recording.map(r -> StreamDemand.onDisk(id, r.disk(),
             new DiskDemand(r.peakBytesPerRound(), 2 * r.peakBytesPerRound()))).orElseGet(() -> demand(object, id))
             .withBuffers(buffering.buffers());

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class StreamRegistry implements RoundClock.RoundPlan {
 
-    private final List<StreamSession> streams = new CopyOnWriteArrayList<>();
+    private final List<Served> streams = new CopyOnWriteArrayList<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicLong glitches = new AtomicLong();
     private final LongAdder sentBytes = new LongAdder();
@@ -72,7 +72,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     }
 
     /** The streams being served now. */
-    List<StreamSession> streams() {
+    List<Served> streams() {
         return List.copyOf(streams);
     }
 
@@ -80,11 +80,11 @@ final class StreamRegistry implements RoundClock.RoundPlan {
         return ids.incrementAndGet();
     }
 
-    void add(StreamSession stream) {
+    void add(Served stream) {
         streams.add(stream);
     }
 
-    void remove(StreamSession stream) {
+    void remove(Served stream) {
         streams.remove(stream);
     }
 
@@ -122,13 +122,13 @@ final class StreamRegistry implements RoundClock.RoundPlan {
      */
     CycleControl.Streams combinable() {
         return new CycleControl.Streams() {
-            private final Map<Long, StreamSession> byId = new HashMap<>();
+            private final Map<Long, Served> byId = new HashMap<>();
 
             @Override
             public Map<Long, Long> combinable() {
                 byId.clear();
                 Map<Long, Long> rates = new LinkedHashMap<>();
-                for (StreamSession stream : streams) {
+                for (Served stream : streams) {
                     long rate = stream.combinableBytesPerSecond();
                     if (rate > 0) {
                         byId.put(stream.id(), stream);
@@ -140,7 +140,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
 
             @Override
             public boolean recadence(long id, Cadence cadence) {
-                StreamSession stream = byId.get(id);
+                Served stream = byId.get(id);
                 return stream != null && stream.recadence(cadence);
             }
         };
@@ -149,7 +149,7 @@ final class StreamRegistry implements RoundClock.RoundPlan {
     @Override
     public List<? extends ContinuousRequest> continuousFor(int disk, long round, long startNs) {
         List<ContinuousRequest> requests = new ArrayList<>();
-        for (StreamSession stream : streams) {
+        for (Served stream : streams) {
             stream.plan(disk, round, startNs, requests);
         }
         return requests;

@@ -61,12 +61,14 @@ public final class StreamServer implements AutoCloseable {
     private final BiFunction<Directory, DiskRuntime, SessionServices> sessions;
     private final AllowedOrigins origins;
     private final Drain drain;
+    private final HlsSessions hls;
 
     private StreamServer(EventLoopGroup group, io.netty.channel.Channel channel, StreamRegistry registry,
                          AdmissionController admission, CycleControl cycles, StreamSender sender, AgentThreads threads,
                          StreamSettings settings, BiFunction<Directory, DiskRuntime, SessionServices> sessions,
-                         Drain drain) {
+                         Drain drain, HlsSessions hls) {
         this.cycles = cycles;
+        this.hls = hls;
         this.group = group;
         this.channel = channel;
         this.registry = registry;
@@ -207,8 +209,9 @@ public final class StreamServer implements AutoCloseable {
             group.shutdownGracefully(100, 5_000, TimeUnit.MILLISECONDS);
             throw e;
         }
+        HlsSessions hls = new HlsSessions(sessions.apply(directory, disks), HlsSessions.LEAD_NS);
         return new StreamServer(group, channel, registry, admission, cycles, sender, threads, settings, sessions,
-            drain);
+            drain, hls);
     }
 
     /**
@@ -223,6 +226,11 @@ public final class StreamServer implements AutoCloseable {
 
     public InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
+    }
+
+    /** The HLS playback sessions (docs/hls.md): streams whose clients ask for their fragments over HTTP. */
+    public HlsSessions hls() {
+        return hls;
     }
 
     /** Streams being served now. */
@@ -291,7 +299,7 @@ public final class StreamServer implements AutoCloseable {
 
     /** The streams being served now, ordered by id, each as its event loop sees it. */
     public CompletableFuture<List<StreamStatus>> streams() {
-        List<CompletableFuture<StreamStatus>> each = registry.streams().stream().map(StreamSession::status).toList();
+        List<CompletableFuture<StreamStatus>> each = registry.streams().stream().map(Served::status).toList();
         return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).thenApply(done -> each.stream()
             .map(CompletableFuture::join).sorted(Comparator.comparingLong(StreamStatus::id)).toList());
     }
@@ -301,7 +309,7 @@ public final class StreamServer implements AutoCloseable {
      * admission and buffers are released. False if no stream has that id.
      */
     public boolean end(long id, String why) {
-        for (StreamSession stream : registry.streams()) {
+        for (Served stream : registry.streams()) {
             if (stream.id() == id) {
                 stream.endWith(ErrorCode.ENDED_BY_OPERATOR, why);
                 return true;
@@ -318,7 +326,7 @@ public final class StreamServer implements AutoCloseable {
     /** Ends, as an operator, every stream of the object of catalog id {@code objectId}; returns how many. */
     public int endStreamsOf(long objectId, String why) {
         int ended = 0;
-        for (StreamSession stream : registry.streams()) {
+        for (Served stream : registry.streams()) {
             if (stream.objectId() == objectId) {
                 stream.endWith(ErrorCode.ENDED_BY_OPERATOR, why);
                 ended++;

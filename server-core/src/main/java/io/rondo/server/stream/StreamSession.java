@@ -50,7 +50,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Owned by the channel's event loop; the round clock reaches the stream only through
  * {@link #plan}, which asks its {@link FragmentReads} (thread-safe) for the C-request.
  */
-final class StreamSession extends SimpleChannelInboundHandler<Frame> implements FragmentReads.Stream {
+final class StreamSession extends SimpleChannelInboundHandler<Frame> implements FragmentReads.Stream, Served {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSession.class);
 
@@ -259,7 +259,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * The bytes a second the stream plays at, if its cadence may change: it reads a stored object
      * and has not ended; else 0 (a recording's viewer stays at one read a round).
      */
-    long combinableBytesPerSecond() {
+    @Override
+    public long combinableBytesPerSecond() {
         return finished ? 0 : combinableBytesPerSecond;
     }
 
@@ -267,7 +268,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
      * Gives the stream a new cadence: its buffers resized for one read of it first; false, and
      * nothing changed, if the buffer pool cannot hold them or the stream has ended. Any thread.
      */
-    boolean recadence(Cadence next) {
+    @Override
+    public boolean recadence(Cadence next) {
         StreamAdmission.Admitted held = admitted;
         if (combinableBytesPerSecond() == 0 || held == null
             || !services.admission().recadence(held.id(), next, peakFragmentBytes, held.buffering())) {
@@ -291,7 +293,8 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     }
 
     /** The round clock asks: this stream's C-requests on {@code disk} this round, added to {@code into}. */
-    void plan(int disk, long round, long startNs, List<ContinuousRequest> into) {
+    @Override
+    public void plan(int disk, long round, long startNs, List<ContinuousRequest> into) {
         FragmentReads planned = reads;
         if (planned != null) {
             planned.plan(disk, round, startNs, into);
@@ -403,24 +406,28 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
     }
 
     /** Ends the stream from any thread with ERROR {@code code}: the server is stopping, or an operator ends it. */
-    void endWith(ErrorCode code, String why) {
+    @Override
+    public void endWith(ErrorCode code, String why) {
         ctx.executor().execute(() -> error(code, why));
     }
 
     /** The catalog id of the object this stream reads (a rename keeps it), or -1 before it is admitted. */
-    long objectId() {
+    @Override
+    public long objectId() {
         StreamAdmission.Admitted held = admitted;
         return held == null ? -1 : held.lease().object().id();
     }
 
     /** The stream id ACCEPT gave, or 0 before it is admitted. */
-    long id() {
+    @Override
+    public long id() {
         StreamAdmission.Admitted held = admitted;
         return held == null ? 0 : held.id();
     }
 
     /** The stream as the admin API shows it, taken on its event loop. */
-    CompletableFuture<StreamStatus> status() {
+    @Override
+    public CompletableFuture<StreamStatus> status() {
         return CompletableFuture.supplyAsync(() -> stats.status(admitted.id(), admitted.lease().object(), client(),
             webSocket() ? "websocket" : "tcp",
             finished ? "ended" : paused ? "paused" : stats.sending() ? "playing" : "starting", profile,
