@@ -2,12 +2,14 @@ package io.rondo.benchmarks.preset.hls;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
+import io.rondo.benchmarks.load.paced.DelayLog;
 import io.rondo.benchmarks.rig.Clip;
 import io.rondo.benchmarks.rig.FileSet;
 import io.rondo.benchmarks.rig.Nginx;
 import io.rondo.benchmarks.rig.RondoCheckout;
 import io.rondo.scheduler.time.SystemClocks;
 import io.rondo.server.launch.ServeProcess;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -58,7 +60,7 @@ public final class HlsPreset implements Callable<Integer> {
     Path work;
 
     @Option(names = "--quick", description = "A smoke run of about a minute on the same code path: 40 sessions "
-        + "over 2 clips playing 6 s, 8 greedy downloaders of 8 MiB files; exits 1 on any failed answer.")
+        + "over 2 clips playing 6 s, 8 greedy downloaders of 8 MiB files, 6 s live; exits 1 on any failed answer.")
     boolean quick;
 
     @Option(names = "--sessions", paramLabel = "N", description = "Concurrent HLS sessions (default: 500).")
@@ -100,6 +102,11 @@ public final class HlsPreset implements Callable<Integer> {
         description = "The seed of the sessions' start moments (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--live", paramLabel = "SECONDS", description = "How long a live recording is published and "
+        + "followed by an LL-HLS client with blocking reloads, for the live delay; 0 for none (default: 60; "
+        + "--quick: 6).")
+    Integer liveSeconds;
+
     @Option(names = "--rondo-java-opts", paramLabel = "FLAGS", split = " ",
         description = "Extra flags for Rondo's JVM, e.g. -Xmx2g.")
     List<String> rondoJavaOptions = new ArrayList<>();
@@ -137,6 +144,7 @@ public final class HlsPreset implements Callable<Integer> {
         HlsRig rig = new HlsRig(work, console);
         Path library = rig.library(clipFiles, big);
         List<HlsPhase> phases = new ArrayList<>();
+        DelayLog live = null;
         HlsPhases runner = new HlsPhases(s, work, console, clock);
         try (ServeProcess rondo = RondoCheckout.serve(library, false, rondoJavaOptions, work.resolve(
             "rondo-serve.log"), clock)) {
@@ -157,18 +165,34 @@ public final class HlsPreset implements Callable<Integer> {
                         greedyPaths));
                 }
             }
+            if (s.liveSeconds() > 0) {
+                live = live(s, rondo, library, clock);
+            }
         }
-        HlsReport report = new HlsReport(s.describe(), s.greedy(), phases, clock.nanoTime() - startedNs);
+        HlsReport report = new HlsReport(s.describe(), s.greedy(), phases, live, clock.nanoTime() - startedNs);
         report.write(out);
         console.print(report.markdown());
         console.printf(Locale.ROOT, "wrote %s, %s, %s and %s%n", out.resolve(HlsReport.JSON),
             out.resolve(HlsReport.MARKDOWN), out.resolve(HlsReport.CSV), out.resolve(HlsReport.PNG));
         long failed = report.failedAnswers();
         if (quick && failed > 0) {
-            console.printf(Locale.ROOT, "FAILED: %d answers were not the 206 of the bytes asked for%n", failed);
+            console.printf(Locale.ROOT, "FAILED: %d answers were not what was asked for (a status or a length "
+                + "other than asked, or none); see %s%n", failed, out.resolve(HlsReport.MARKDOWN));
             return 1;
         }
         return 0;
+    }
+
+    /** The live delay: a recording of the live clip published to {@code rondo} and followed with LL-HLS. */
+    private DelayLog live(HlsSettings s, ServeProcess rondo, Path library, NanoClock clock) throws Exception {
+        int clipSeconds = s.liveSeconds() + 5;
+        Path clip = Clip.makeLive(work.resolve("clips"), s.bitrateKbit() * 1000L, clipSeconds);
+        EpochClock epoch = SystemClocks.epochClock();
+        String name = String.format(Locale.ROOT, "live/hls-%d.mp4", epoch.time());
+        console.printf(Locale.ROOT, "hls: live: %s published in real time for %d s, followed with blocking "
+            + "reloads%n", name, s.liveSeconds());
+        return new LiveDelay(clock, epoch).run(rondo, library, clip, clipSeconds, name, s.liveSeconds(),
+            s.bitrateKbit() * 1000L * 2);
     }
 
     /** The run's parameters, --quick's or the defaults where an option was not given. */
@@ -183,15 +207,17 @@ public final class HlsPreset implements Callable<Integer> {
             sessions != null ? sessions : quick ? 40 : 500,
             clips != null ? clips : quick ? 2 : 10,
             durationSeconds != null ? durationSeconds : quick ? 6 : 60,
-            rampSeconds != null ? rampSeconds : quick ? 2 : 10,
+            rampSeconds != null ? rampSeconds : quick ? 1 : 10,
             greedy != null ? greedy : 8,
             greedyMib != null ? greedyMib : quick ? 8 : 256,
+            liveSeconds != null ? liveSeconds : quick ? 6 : 60,
             bitrateKbit, greedyNice, chosen, seed, quick);
         if (s.sessions() < 1 || s.clips() < 1 || s.durationSeconds() < 1 || s.rampSeconds() < 0 || s.greedy() < 0
-            || s.greedyMib() < 1 || s.bitrateKbit() < 100 || s.greedyNice() < 0 || s.greedyNice() > 19) {
+            || s.liveSeconds() < 0 || s.greedyMib() < 1 || s.bitrateKbit() < 100 || s.greedyNice() < 0
+            || s.greedyNice() > 19) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--sessions, --clips, --duration and "
-                + "--greedy-size must be at least 1, --ramp and --greedy at least 0, --bitrate at least 100 kbit/s, "
-                + "--greedy-nice 0 to 19");
+                + "--greedy-size must be at least 1, --ramp, --greedy and --live at least 0, --bitrate at least "
+                + "100 kbit/s, --greedy-nice 0 to 19");
         }
         return s;
     }

@@ -2,6 +2,7 @@ package io.rondo.benchmarks.preset.hls;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rondo.benchmarks.load.paced.DelayLog;
 import io.rondo.benchmarks.preset.jitter.LateFraction;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
@@ -40,12 +41,18 @@ final class HlsReport {
     private final Map<String, Object> settings;
     private final int greedyReaders;
     private final List<HlsPhase> phases;
+    private final DelayLog live;
     private final long runtimeNs;
 
-    HlsReport(Map<String, Object> settings, int greedyReaders, List<HlsPhase> phases, long runtimeNs) {
+    /**
+     * @param live the LL-HLS live delays; null where none was measured
+     */
+    HlsReport(Map<String, Object> settings, int greedyReaders, List<HlsPhase> phases, DelayLog live,
+              long runtimeNs) {
         this.settings = settings;
         this.greedyReaders = greedyReaders;
         this.phases = List.copyOf(phases);
+        this.live = live;
         this.runtimeNs = runtimeNs;
     }
 
@@ -62,7 +69,8 @@ final class HlsReport {
 
     /** Answers that failed over every phase: a status or length other than asked, or no answer. */
     long failedAnswers() {
-        return phases.stream().mapToLong(p -> p.log().parts().failures()).sum();
+        return phases.stream().mapToLong(p -> p.log().parts().failures()).sum() + (live == null ? 0
+            : live.failures());
     }
 
     /** The table, as Markdown. */
@@ -88,6 +96,13 @@ final class HlsReport {
                 md.append("\n").append(p.label(greedyReaders)).append(": the first failed answer: ")
                     .append(p.log().parts().firstFailure());
             }
+        }
+        if (live != null) {
+            Histogram h = live.delays();
+            md.append(String.format(Locale.ROOT, "%nLL-HLS live delay (a part's last byte received minus its media's "
+                + "end by the playlist's program date-time), %d parts: p50 %.0f ms, p99 %.0f ms, max %.0f ms; "
+                + "%d failed answers%s%n", h.getTotalCount(), ms(h, 50), ms(h, 99), max(h), live.failures(),
+                live.firstFailure() == null ? "" : " (the first: " + live.firstFailure() + ")"));
         }
         return md.append('\n').toString();
     }
@@ -143,6 +158,17 @@ final class HlsReport {
             list.add(phase);
         }
         m.put("phases", list);
+        if (live != null) {
+            Histogram h = live.delays();
+            Map<String, Object> delay = new LinkedHashMap<>();
+            delay.put("parts", h.getTotalCount());
+            delay.put("p50Ms", ms(h, 50));
+            delay.put("p99Ms", ms(h, 99));
+            delay.put("maxMs", max(h));
+            delay.put("failedAnswers", live.failures());
+            delay.put("firstFailedAnswer", live.firstFailure());
+            m.put("llHlsLiveDelay", delay);
+        }
         return m;
     }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /** What an hls run does: its options, --quick's or the defaults where an option was not given. */
 record HlsSettings(int sessions, int clips, int durationSeconds, int rampSeconds, int greedy, int greedyMib,
-                   int bitrateKbit, int greedyNice, Nginx.Variant variant, long seed, boolean quick) {
+                   int liveSeconds, int bitrateKbit, int greedyNice, Nginx.Variant variant, long seed, boolean quick) {
 
     /** A second, in nanoseconds. */
     static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
@@ -46,6 +46,7 @@ record HlsSettings(int sessions, int clips, int durationSeconds, int rampSeconds
         m.put("greedyFileMiB", greedyMib);
         m.put("greedyNice", greedyNice);
         m.put("nginx", variant.label());
+        m.put("liveSeconds", liveSeconds);
         m.put("seed", seed);
         m.put("quick", quick);
         m.put("cores", Runtime.getRuntime().availableProcessors());

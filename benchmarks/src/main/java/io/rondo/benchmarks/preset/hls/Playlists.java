@@ -1,6 +1,7 @@
 package io.rondo.benchmarks.preset.hls;
 
 import java.net.URI;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +36,72 @@ final class Playlists {
         }
     }
 
+    /**
+     * A part of a live playlist: segment {@code msn}'s part {@code index}, its byte range, and when
+     * its media ends, from the playlist's {@code EXT-X-PROGRAM-DATE-TIME}.
+     */
+    record LivePart(long msn, int index, ByteRange range, long durationNs, long endFromDateNs) {
+    }
+
+    /**
+     * A live (EVENT) media playlist: the parts it lists, the wall-clock time its first segment starts at
+     * (epoch milliseconds; {@link Long#MIN_VALUE} where it names none, as once the recording is over),
+     * whether the recording has ended ({@code EXT-X-ENDLIST}), and the media sequence number of the
+     * segment after the last closed one.
+     */
+    record Live(List<LivePart> parts, long programDateEpochMs, boolean ended, long openMsn) {
+
+        /** The part to ask for after the last one listed, {msn, part}: its segment's next or the next's first. */
+        long[] nextAfterLast() {
+            LivePart last = parts.get(parts.size() - 1);
+            return last.msn() < openMsn ? new long[] {openMsn, 0} : new long[] {last.msn(), last.index() + 1};
+        }
+    }
+
     private Playlists() {
+    }
+
+    /**
+     * The parts of a live media playlist, each with its segment's media sequence number and its
+     * index in that segment, which a blocking reload ({@code _HLS_msn}, {@code _HLS_part}) names.
+     *
+     * @throws IllegalArgumentException if it is not a playlist
+     */
+    static Live live(String text, String playlistPath) {
+        List<LivePart> parts = new ArrayList<>();
+        long msn = 0;
+        int index = 0;
+        long segmentStartNs = 0;
+        long partEndNs = 0;
+        long dateMs = Long.MIN_VALUE;
+        boolean ended = false;
+        for (String line : lines(text)) {
+            if (line.startsWith("#EXT-X-MEDIA-SEQUENCE:")) {
+                msn = Long.parseLong(line.substring(line.indexOf(':') + 1));
+            } else if (line.startsWith("#EXT-X-PROGRAM-DATE-TIME:")) {
+                dateMs = OffsetDateTime.parse(line.substring(line.indexOf(':') + 1)).toInstant()
+                    .toEpochMilli();
+            } else if (line.startsWith("#EXT-X-PART:")) {
+                long durationNs = seconds(attribute(line, "DURATION"));
+                ByteRange range = range(line, playlistPath, 0);
+                partEndNs += durationNs;
+                parts.add(new LivePart(msn, index++, range, durationNs, segmentStartNs + partEndNs));
+            } else if (line.startsWith("#EXTINF:")) {
+                String duration = line.substring(line.indexOf(':') + 1);
+                segmentStartNs += seconds(duration.substring(0, duration.indexOf(',') < 0 ? duration.length()
+                    : duration.indexOf(',')));
+                msn++;
+                index = 0;
+                partEndNs = 0;
+            } else if (line.equals("#EXT-X-ENDLIST")) {
+                ended = true;
+            }
+        }
+        return new Live(List.copyOf(parts), dateMs, ended, msn);
+    }
+
+    private static long seconds(String text) {
+        return Math.round(Double.parseDouble(text) * TimeUnit.SECONDS.toNanos(1));
     }
 
     /**
@@ -71,8 +137,7 @@ final class Playlists {
             } else if (line.startsWith("#EXT-X-PART:")) {
                 String path = resolve(playlistPath, attribute(line, "URI"));
                 ByteRange range = range(line, playlistPath, path.equals(lastPath) ? nextOffset : 0);
-                double seconds = Double.parseDouble(attribute(line, "DURATION"));
-                parts.add(new Part(range, Math.round(seconds * TimeUnit.SECONDS.toNanos(1))));
+                parts.add(new Part(range, seconds(attribute(line, "DURATION"))));
                 nextOffset = range.offset() + range.length();
                 lastPath = path;
             }

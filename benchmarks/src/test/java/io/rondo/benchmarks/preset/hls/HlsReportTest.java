@@ -32,7 +32,7 @@ class HlsReportTest {
         nginx.failed("a part, bytes 0-9 of /hls-0.mp4, answered 200 with 10 bytes");
         HlsReport report = new HlsReport(Map.of("sessions", 2), 8, List.of(
             new HlsPhase("rondo", false, 2, rondo, new HlsMeters.Parts(98, 2), 0, 0),
-            new HlsPhase("nginx-sendfile", true, 2, nginx, null, 800_000_000L, 2_000_000_000L)), 1);
+            new HlsPhase("nginx-sendfile", true, 2, nginx, null, 800_000_000L, 2_000_000_000L)), null, 1);
         report.write(out);
         List<String> csv = Files.readAllLines(out.resolve(HlsReport.CSV));
         assertEquals(3, csv.size());

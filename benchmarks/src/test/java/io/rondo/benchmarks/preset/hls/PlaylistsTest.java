@@ -2,10 +2,13 @@ package io.rondo.benchmarks.preset.hls;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A client reads Rondo's playlists as the HLS contract writes them: one variant, the init range and every part. */
 class PlaylistsTest {
@@ -64,6 +67,46 @@ class PlaylistsTest {
         assertEquals(new Playlists.ByteRange("/videos/color-bars.mp4", 0, 1200), media.init());
         assertEquals(new Playlists.ByteRange("/videos/color-bars.mp4", 491_200, 120_000),
             media.parts().get(2).range());
+    }
+
+    static final String LIVE = """
+        #EXTM3U
+        #EXT-X-VERSION:9
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-PART-INF:PART-TARGET=1.000
+        #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3.000,HOLD-BACK=18.000
+        #EXT-X-MEDIA-SEQUENCE:0
+        #EXT-X-PLAYLIST-TYPE:EVENT
+        #EXT-X-MAP:URI="rec.mp4?session=ab",BYTERANGE="800@0"
+        #EXT-X-PROGRAM-DATE-TIME:2026-11-27T13:45:00.250Z
+        #EXTINF:6.000,
+        #EXT-X-BYTERANGE:1500000@800
+        rec.mp4?session=ab
+        #EXT-X-PART:DURATION=1.000,URI="rec.mp4?session=ab",BYTERANGE="250000@1500800",INDEPENDENT=YES
+        #EXT-X-PART:DURATION=0.960,URI="rec.mp4?session=ab",BYTERANGE="240000@1750800",INDEPENDENT=YES
+        """;
+
+    @Test
+    void aLivePlaylistsPartsEndAtTheirSegmentsDateTimePlusTheirOffsetAndDuration() {
+        Playlists.Live live = Playlists.live(LIVE + "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"rec.mp4?session=ab\","
+            + "BYTERANGE-START=1990800\n", "/live/rec.mp4.m3u8?session=ab");
+        assertEquals(Instant.parse("2026-11-27T13:45:00.250Z").toEpochMilli(), live.programDateEpochMs());
+        assertEquals(List.of(
+            new Playlists.LivePart(1, 0, new Playlists.ByteRange("/live/rec.mp4?session=ab", 1_500_800, 250_000),
+                1_000_000_000L, 7_000_000_000L),
+            new Playlists.LivePart(1, 1, new Playlists.ByteRange("/live/rec.mp4?session=ab", 1_750_800, 240_000),
+                960_000_000L, 7_960_000_000L)), live.parts());
+        assertFalse(live.ended());
+        assertEquals(List.of(1L, 2L), List.of(live.nextAfterLast()[0], live.nextAfterLast()[1]),
+            "the open segment's next part");
+    }
+
+    @Test
+    void afterASegmentClosesTheNextPartIsTheNextSegmentsFirstAndTheEndListEndsTheRecording() {
+        Playlists.Live live = Playlists.live(LIVE + "#EXTINF:1.960,\n#EXT-X-BYTERANGE:490000@1500800\n"
+            + "rec.mp4?session=ab\n#EXT-X-ENDLIST\n", "/live/rec.mp4.m3u8?session=ab");
+        assertEquals(List.of(2L, 0L), List.of(live.nextAfterLast()[0], live.nextAfterLast()[1]));
+        assertTrue(live.ended());
     }
 
     @Test
