@@ -92,7 +92,7 @@ final class HlsPhases {
     }
 
     /** Waits until the last phase's sessions have ended on Rondo, as its meter says, so they do not take room. */
-    private void drain(HlsMeters meters) throws IOException {
+    void drain(HlsMeters meters) throws IOException {
         long giveUpNs = clock.nanoTime() + DRAIN_LIMIT_NS;
         for (OptionalDouble open = meters.sessions(); open.isPresent() && open.getAsDouble() > 0;
              open = meters.sessions()) {

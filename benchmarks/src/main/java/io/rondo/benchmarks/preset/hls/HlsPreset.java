@@ -166,6 +166,7 @@ public final class HlsPreset implements Callable<Integer> {
                 }
             }
             if (s.liveSeconds() > 0) {
+                runner.drain(meters);
                 live = live(s, rondo, library, clock);
             }
         }

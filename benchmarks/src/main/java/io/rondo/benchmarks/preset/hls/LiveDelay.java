@@ -51,13 +51,10 @@ final class LiveDelay {
                  long peakBitsPerSecond) throws IOException, InterruptedException {
         String token = Files.readString(data.resolve("rondo").resolve("publish.token"), StandardCharsets.UTF_8)
             .strip();
-        DelayLog durability = new DelayLog();
-        PacedPublisher publisher;
-        try {
-            publisher = PacedPublisher.publish(rondo.host(), rondo.streamPort(), name, peakBitsPerSecond, token,
-                clock, durability, 2 * SECOND_NS);
-        } catch (StreamRejectedException e) {
-            throw new IOException("Rondo refused the live recording: " + e.getMessage(), e);
+        DelayLog delays = new DelayLog();
+        PacedPublisher publisher = publisher(rondo, name, peakBitsPerSecond, token, delays);
+        if (publisher == null) {
+            return delays;
         }
         LiveFeed feed = LiveFeed.of(clip, clipSeconds * SECOND_NS, SLICE_NS, publisher.roundNs());
         long startNs = clock.nanoTime();
@@ -65,7 +62,6 @@ final class LiveDelay {
         Thread publishing = new Thread(publisher, "hls-live-publisher");
         publishing.setDaemon(true);
         publishing.start();
-        DelayLog delays = new DelayLog();
         try (HttpConnection connection = new HttpConnection(rondo.host(), rondo.httpPort())) {
             follow(connection, "/" + name, startNs + (seconds + 15) * SECOND_NS, delays);
         } catch (IOException | RuntimeException e) {
@@ -76,6 +72,27 @@ final class LiveDelay {
             delays.failed("publishing: " + publisher.failure());
         }
         return delays;
+    }
+
+    /**
+     * The recording's publisher, once Rondo accepts it; a refusal is asked again after its retry-after
+     * for {@code APPEAR_LIMIT_NS}, then logged as a failure and null returned.
+     */
+    private PacedPublisher publisher(ServeProcess rondo, String name, long peakBitsPerSecond, String token,
+                                     DelayLog delays) throws IOException, InterruptedException {
+        long giveUpNs = clock.nanoTime() + APPEAR_LIMIT_NS;
+        while (true) {
+            try {
+                return PacedPublisher.publish(rondo.host(), rondo.streamPort(), name, peakBitsPerSecond, token,
+                    clock, new DelayLog(), 2 * SECOND_NS);
+            } catch (StreamRejectedException e) {
+                if (clock.nanoTime() - giveUpNs > 0) {
+                    delays.failed("the live recording was refused: " + e.getMessage());
+                    return null;
+                }
+                PacedReader.parkingOn(clock::nanoTime).sleepUntil(clock.nanoTime() + SECOND_NS);
+            }
+        }
     }
 
     /** Follows the recording at {@code path} until its playlist ends or {@code giveUpNs}. */
