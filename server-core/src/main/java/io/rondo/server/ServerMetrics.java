@@ -56,12 +56,12 @@ public final class ServerMetrics {
                 long leastNs = a.leastDeliverySlackNs();
                 return leastNs == Long.MAX_VALUE ? Double.NaN : leastNs / 1e9;
             });
-        metrics.gauge("rondo.hls.sessions", "HLS playback sessions being served (each is also a stream)",
+        metrics.gauge("rondo.hls.active", "HLS playbacks being served (each is also a stream)",
             Tags.empty(), streams.hls(), HlsSessions::active);
-        metrics.functionCounter("rondo.hls.parts", "Part and segment GETs of HLS sessions, by where their bytes came "
+        metrics.functionCounter("rondo.hls.parts", "Part and segment GETs of HLS playbacks, by where their bytes came "
             + "from: memory (read ahead in the rounds) or disk (a plain ranged GET, a D-request)",
             Tags.of("source", "memory"), streams.hls(), HlsSessions::answeredFromMemory);
-        metrics.functionCounter("rondo.hls.parts", "Part and segment GETs of HLS sessions, by where their bytes came "
+        metrics.functionCounter("rondo.hls.parts", "Part and segment GETs of HLS playbacks, by where their bytes came "
             + "from: memory (read ahead in the rounds) or disk (a plain ranged GET, a D-request)",
             Tags.of("source", "disk"), streams.hls(), HlsSessions::answeredFromDisk);
         metrics.functionCounter("rondo.stream.glitches", "Fragments not on the wire by their deadline", Tags.empty(),

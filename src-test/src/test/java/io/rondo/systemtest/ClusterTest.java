@@ -11,6 +11,7 @@ import io.rondo.client.protocol.End;
 import io.rondo.client.protocol.Frame;
 import io.rondo.client.protocol.Open;
 import io.rondo.server.cli.RondoCommand;
+import io.rondo.server.cluster.haproxy.HaproxyBinary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -85,11 +86,11 @@ class ClusterTest {
 
     @BeforeAll
     void startThreeNodesBehindHaproxy() throws Exception {
-        HaproxyChild.binary();
+        HaproxyBinary haproxy = ClusterUnderTest.installedHaproxy();
         try (InputStream in = ClusterTest.class.getResourceAsStream("/io/rondo/content/demo/test-pattern.webm")) {
             clip = in.readAllBytes();
         }
-        cluster = new ClusterUnderTest(temp, FIRST_THREE);
+        cluster = new ClusterUnderTest(temp, FIRST_THREE, haproxy);
         cluster.members(FIRST_THREE);
         cluster.start(FIRST_THREE);
         cluster.startHaproxy();

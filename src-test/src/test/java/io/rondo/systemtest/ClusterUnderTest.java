@@ -4,23 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rondo.content.cluster.Rendezvous;
 import io.rondo.scheduler.time.SystemClocks;
+import io.rondo.server.cluster.haproxy.HaproxyBinary;
 import io.rondo.server.cluster.haproxy.HaproxyConfig;
 import io.rondo.server.cluster.haproxy.HaproxyNode;
+import io.rondo.server.cluster.haproxy.HaproxyProcess;
 import io.rondo.server.launch.RondoJvm;
 import io.rondo.server.launch.ServeProcess;
+import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,10 +27,13 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Rondo nodes as real processes ({@code rondo serve --config FILE --node NAME --emulate}), each with its own data
@@ -63,12 +63,30 @@ final class ClusterUnderTest implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final int haproxyHttp;
     private final int haproxyStream;
-    private HaproxyChild haproxy;
+    private final HaproxyBinary haproxyBinary;
+    private HaproxyProcess haproxy;
     private int starts;
 
-    /** Plans nodes {@code names} in {@code folder} ({@link #plan}), writes the token file; nothing runs yet. */
-    ClusterUnderTest(Path folder, List<String> names) throws IOException {
+    /**
+     * The installed haproxy: a test of the cluster skips, saying so, without one, or fails where
+     * {@code -Drondo.haproxy.required=true}.
+     */
+    static HaproxyBinary installedHaproxy() {
+        Optional<HaproxyBinary> found = HaproxyBinary.find();
+        String missing = "haproxy is not installed (apt-get install haproxy)";
+        assertTrue(found.isPresent() || !Boolean.getBoolean("rondo.haproxy.required"),
+            missing + ", and rondo.haproxy.required is set");
+        Assumptions.assumeTrue(found.isPresent(), missing + "; skipping the cluster test");
+        return found.get();
+    }
+
+    /**
+     * Plans nodes {@code names} in {@code folder} ({@link #plan}), writes the token file; nothing runs yet. HAProxy
+     * is {@code haproxyBinary}.
+     */
+    ClusterUnderTest(Path folder, List<String> names, HaproxyBinary haproxyBinary) throws IOException {
         this.folder = folder;
+        this.haproxyBinary = haproxyBinary;
         this.config = folder.resolve("rondo.yaml");
         this.tokenFile = folder.resolve("admin.token");
         byte[] secret = new byte[24];
@@ -78,8 +96,8 @@ final class ClusterUnderTest implements AutoCloseable {
         for (String name : names) {
             plan(name);
         }
-        this.haproxyHttp = freePort();
-        this.haproxyStream = freePort();
+        this.haproxyHttp = HaproxyProcess.freeLoopbackPort();
+        this.haproxyStream = HaproxyProcess.freeLoopbackPort();
     }
 
     /**
@@ -87,14 +105,8 @@ final class ClusterUnderTest implements AutoCloseable {
      * hand a port picked long before to a client's connection.
      */
     void plan(String name) throws IOException {
-        planned.put(name, new Node(name, freePort(), freePort(), freePort(), freePort()));
-    }
-
-    /** A loopback port nothing listens on now. */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        planned.put(name, new Node(name, HaproxyProcess.freeLoopbackPort(), HaproxyProcess.freeLoopbackPort(),
+            HaproxyProcess.freeLoopbackPort(), HaproxyProcess.freeLoopbackPort()));
     }
 
     /** Makes {@code names} the cluster's members: rewrites rondo.yaml listing them. */
@@ -148,7 +160,8 @@ final class ClusterUnderTest implements AutoCloseable {
             .map(n -> new HaproxyNode(n.name(), "127.0.0.1", n.http(), n.stream(), n.agent())).toList();
         HaproxyConfig generated = new HaproxyConfig(nodes, REPLICAS, "127.0.0.1:" + haproxyHttp)
             .withStreamBind("127.0.0.1:" + haproxyStream).withStatsSocket(statsSocket());
-        haproxy = HaproxyChild.start(generated, folder.resolve("haproxy-" + members.size()), haproxyHttp);
+        haproxy = HaproxyProcess.start(haproxyBinary, generated, folder.resolve("haproxy-" + members.size()),
+            haproxyHttp, SystemClocks.nanoClock());
     }
 
     private Path statsSocket() {
@@ -160,18 +173,13 @@ final class ClusterUnderTest implements AutoCloseable {
      * status, weight and last check and agent results.
      */
     String haproxyServers() {
-        try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(statsSocket()))) {
-            channel.write(ByteBuffer.wrap("show stat\n".getBytes(StandardCharsets.US_ASCII)));
-            List<String> rows = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8)
-                .lines().filter(line -> !line.isBlank()).toList();
-            List<String> columns = List.of(rows.get(0).substring(2).split(","));
+        try {
             StringBuilder view = new StringBuilder();
-            for (String row : rows.subList(1, rows.size())) {
-                String[] fields = row.split(",", -1);
-                view.append(fields[0]).append('/').append(fields[1]);
+            for (Map<String, String> server : HaproxyProcess.serverStats(statsSocket())) {
+                view.append(server.get("pxname")).append('/').append(server.get("svname"));
                 for (String column : List.of("status", "weight", "scur", "check_status", "agent_status",
                     "last_agt", "last_chk")) {
-                    view.append(' ').append(column).append('=').append(fields[columns.indexOf(column)]);
+                    view.append(' ').append(column).append('=').append(server.get(column));
                 }
                 view.append('\n');
             }
@@ -220,7 +228,7 @@ final class ClusterUnderTest implements AutoCloseable {
 
     String haproxyLog() {
         try {
-            return haproxy == null ? "" : haproxy.log();
+            return haproxy == null ? "" : haproxy.printed();
         } catch (IOException e) {
             return e.toString();
         }

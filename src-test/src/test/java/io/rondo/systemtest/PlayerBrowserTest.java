@@ -350,6 +350,97 @@ class PlayerBrowserTest {
         assertPlaysSmoothly("the audio-only clip");
         screenshot("audio-only-playing");
     }
+
+    /**
+     * An iPhone has no MediaSource, only a ManagedMediaSource: here chromium's MediaSource under that
+     * name, whose streaming events and evictions the test fires as Safari would.
+     */
+    @Test
+    @Order(11)
+    void onAManagedMediaSourceThePlayerFollowsItsStreamingEventsAndFetchesWhatItEvictsAgain() throws Exception {
+        Object script = browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+            "window.ManagedMediaSource = class extends MediaSource {"
+                + "  constructor() { super(); window.managedSource = this; } };"
+                + "delete window.MediaSource;")).get("identifier");
+        try {
+            browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F"));
+            awaitState("playing");
+            assertTrue(playerLog().contains("ManagedMediaSource: the browser says when to fetch"), playerLog());
+            assertEquals(Boolean.TRUE, browser.executeScript("return document.getElementById('video')"
+                + ".disableRemotePlayback;"), "no HLS alternative for a WebM clip: remote playback is off");
+
+            browser.executeScript("window.managedSource.dispatchEvent(new Event('endstreaming'));");
+            assertTrue(playerLog().contains("PAUSE: the browser holds enough"), playerLog());
+            assertEquals(1, rondo.streams.activeStreams(), "the paused stream keeps its admission");
+            browser.executeScript("window.managedSource.dispatchEvent(new Event('startstreaming'));");
+            assertTrue(playerLog().contains("RESUME: the browser wants more"), playerLog());
+            assertPlaysSmoothly("the WebM clip through a ManagedMediaSource");
+
+            browser.executeScript("const buffer = window.managedSource.sourceBuffers[0];"
+                + "const event = new Event('bufferedchange');"
+                + "event.removedRanges = buffer.buffered;"
+                + "buffer.dispatchEvent(event);");
+            assertTrue(playerLog().contains("the browser evicted media from"), playerLog());
+            assertTrue(playerLog().matches("(?s).*evicted media from (\\d+\\.\\d) s.*SEEK to \\1 s.*"),
+                "what the browser evicted under the playing position is asked for with SEEK:\n" + playerLog());
+            awaitState("playing");
+            assertPlaysSmoothly("the WebM clip after an eviction under its position");
+            screenshot("managed-media-source-playing");
+
+            browser.get(base() + "/player/?src=" + MP4.replace("/", "%2F"));
+            if (!(Boolean) browser.executeScript(
+                "return ManagedMediaSource.isTypeSupported('video/mp4; codecs=\"avc1.42C00C, mp4a.40.2\"');")) {
+                Assumptions.abort("this chromium cannot decode H.264: the MP4 clip's AirPlay source is not tried");
+            }
+            awaitState("playing");
+            assertEquals(List.of("", "application/vnd.apple.mpegurl " + base() + MP4 + ".m3u8"),
+                browser.executeScript("return Array.from(document.querySelectorAll('#video source'))"
+                    + ".map(s => s.type ? s.type + ' ' + s.src : '');"),
+                "the stream's ManagedMediaSource first, then the HLS playlist AirPlay can play");
+            assertEquals(Boolean.FALSE, browser.executeScript("return document.getElementById('video')"
+                + ".disableRemotePlayback;"), "remote playback stays on beside the HLS source");
+            assertPlaysSmoothly("the MP4 clip through a ManagedMediaSource");
+        } finally {
+            browser.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", script));
+        }
+    }
+
+    /**
+     * An older iPhone has no MediaSource of either kind but plays HLS itself, as this chromium says
+     * it does: the player gives the video element the clip's playlist, which the server admits as
+     * a session like a stream, and the element plays it; a clip HLS cannot carry says why.
+     */
+    @Test
+    @Order(12)
+    void withoutAnyMediaSourceTheBrowserPlaysTheClipsHlsPlaylistItself() throws Exception {
+        Object script = browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+            Map.of("source", "delete window.MediaSource;")).get("identifier");
+        try {
+            browser.get(base() + "/player/?src=" + WEBM.replace("/", "%2F"));
+            if (!"maybe".equals(browser.executeScript("return document.getElementById('video')"
+                + ".canPlayType('application/vnd.apple.mpegurl');"))) {
+                awaitState("unsupported");
+                assertTrue(text("overlay-text").contains("does not play HLS itself"), text("overlay-text"));
+                Assumptions.abort("this chromium does not play HLS itself; the player said so, as asserted");
+            }
+            awaitState("unsupported");
+            assertTrue(text("overlay-text").contains("which the server does not offer for this one: "
+                + WEBM + " is WEBM, which HLS cannot carry"), "the server's reason: " + text("overlay-text"));
+
+            browser.get(base() + "/player/?src=" + MP4.replace("/", "%2F"));
+            new WebDriverWait(browser, START_LIMIT, Duration.ofMillis(100))
+                .until(d -> List.of("playing", "error").contains(state()));
+            assertEquals(base() + MP4 + ".m3u8", browser.executeScript(
+                "return document.getElementById('video').src;"));
+            assertTrue(playerLog().contains("it plays " + MP4 + ".m3u8 itself, as HLS"), playerLog());
+            assertTrue(playerLog().contains("the stats show only its position, buffer and stalls"), playerLog());
+            assertPlaysSmoothly("the MP4 clip's HLS playlist in the video element");
+            screenshot("native-hls-playing");
+        } finally {
+            browser.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", script));
+        }
+    }
+
     private String base() {
         return "http://127.0.0.1:" + rondo.httpPort();
     }
@@ -406,6 +497,7 @@ class PlayerBrowserTest {
         assertEquals("0", text("stat-stalls"), what + " stalled:\n" + playerLog());
     }
 
+    /** True if the media playlist of {@code name} carries Low-Latency HLS's EXT-X-PART-INF. */
     private void screenshot(String name) throws Exception {
         HeadlessChromium.screenshot(browser, name);
     }

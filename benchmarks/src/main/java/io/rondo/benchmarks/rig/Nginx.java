@@ -1,5 +1,6 @@
 package io.rondo.benchmarks.rig;
 
+import io.rondo.server.launch.ChildProcesses;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
@@ -188,17 +189,7 @@ public final class Nginx implements AutoCloseable {
     /** Stops nginx: SIGTERM (a fast shutdown), then SIGKILL if it has not stopped within 10 s. */
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process, STOP_LIMIT);
     }
 
     /** A port on 127.0.0.1 that nothing listens on now (the kernel's pick); never one of Rondo's defaults. */

@@ -1,8 +1,11 @@
-// Media Source Extensions: the clip's MediaSource behind the video element, and its SourceBuffer
-// fed one append, offset or removal at a time (a SourceBuffer takes one change while it is not
-// updating). What to append and what to drop is the player's; this only queues and feeds.
+// Media Source Extensions: the clip's MediaSource (or ManagedMediaSource, media-source.js) behind
+// the video element, and its SourceBuffer fed one append, offset or removal at a time (a
+// SourceBuffer takes one change while it is not updating). What to append and what to drop is the
+// player's; this only queues and feeds, and passes on what a ManagedMediaSource says: whether it
+// wants media now, and the ranges removed from its SourceBuffer, which it may evict by itself.
 
 import { rangesOf } from './buffer.js';
+import { attachMediaSource, MANAGED } from './media-source.js';
 
 export class SourceFeed {
   #video;
@@ -12,29 +15,55 @@ export class SourceFeed {
   #idle;
   #quotaExceeded;
   #failed;
+  #streamingChanged;
+  #evicted;
+  #streaming = true;
 
   /**
    * idle() is called whenever the queue runs empty, quotaExceeded() when the browser refuses an
-   * append for want of room (the append is retried next), failed(title, text) on any other fault.
+   * append for want of room (the append is retried next), failed(title, text) on any other fault;
+   * from a ManagedMediaSource, streaming(wanted) when it starts or stops wanting media, and
+   * evicted(removed) with the ranges ([{ start, end }] seconds) removed from its SourceBuffer, by the
+   * browser itself or by remove().
    */
-  constructor(video, { idle, quotaExceeded, failed }) {
+  constructor(video, { idle, quotaExceeded, failed, streaming, evicted }) {
     this.#video = video;
     this.#idle = idle;
     this.#quotaExceeded = quotaExceeded;
     this.#failed = failed;
+    this.#streamingChanged = streaming;
+    this.#evicted = evicted;
   }
 
-  /** Opens a MediaSource of durationS on the video element; resolves once it can take buffers. */
-  open(durationS) {
+  /**
+   * Opens playback's MediaSource (media-source.js, choosePlayback) of durationS on the video element,
+   * with the clip's HLS playlist as AirPlay's alternative if hls is given; resolves once it can take
+   * buffers.
+   */
+  open(playback, durationS, hls) {
     return new Promise((resolve) => {
-      const mediaSource = new MediaSource();
+      const mediaSource = new playback.MediaSource();
       this.#mediaSource = mediaSource;
       mediaSource.addEventListener('sourceopen', () => {
         mediaSource.duration = durationS;
         resolve();
       }, { once: true });
-      this.#video.src = URL.createObjectURL(mediaSource);
+      if (playback.kind === MANAGED) {
+        mediaSource.addEventListener('startstreaming', () => this.#streamingNow(true));
+        mediaSource.addEventListener('endstreaming', () => this.#streamingNow(false));
+      }
+      attachMediaSource(this.#video, mediaSource, playback, hls);
     });
+  }
+
+  /** False from a ManagedMediaSource's endstreaming to its next startstreaming; else true. */
+  get streaming() {
+    return this.#streaming;
+  }
+
+  #streamingNow(streaming) {
+    this.#streaming = streaming;
+    this.#streamingChanged(streaming);
   }
 
   get attached() {
@@ -47,6 +76,11 @@ export class SourceFeed {
     this.#sourceBuffer.addEventListener('updateend', () => this.pump());
     this.#sourceBuffer.addEventListener('error', () => this.#failed('The clip could not be decoded',
       'The browser\'s decoder refused a fragment of this clip.'));
+    this.#sourceBuffer.addEventListener('bufferedchange', (event) => {
+      if (event.removedRanges && event.removedRanges.length > 0) {
+        this.#evicted(rangesOf(event.removedRanges));
+      }
+    });
   }
 
   /** True for byte streams without timestamps (MP3), which are placed by an offset. */

@@ -2,11 +2,14 @@
 // each frame the server sends does to the feed, the stats and the view, a live object's LIVE frames
 // and "go live" among them. The stream's URL names its object (/stream/NAME), so a proxy in front
 // of a cluster can route it; a REDIRECT is followed to the node it names, and a connection lost
-// mid-stream is opened again after a backoff at the fragment after the playing one (reconnect.js). Player extends it with what is held, playback and what a person does;
-// the fields it uses (info, profile, connection, feed, view, live, stats, fragments, video) are
-// Player's.
+// mid-stream is opened again after a backoff at the fragment after the playing one (reconnect.js).
+// A ManagedMediaSource's wishes reach the server here too: PAUSE and RESUME as it stops and starts
+// wanting media, SEEK for what it evicted. Player extends it with what is held, playback and what a
+// person does; the fields it uses (info, profile, connection, feed, view, live, stats, fragments,
+// video, wantPlay) are Player's.
 
 import { Connection } from './connection.js';
+import { refetchFromS } from './media-source.js';
 import * as P from './protocol.js';
 import { MAX_REDIRECTS, nextFragmentNs, objectStreamPath, Reconnector } from './reconnect.js';
 import { StreamSocket, streamUrl } from './stream.js';
@@ -249,6 +252,51 @@ export class PlayerStream {
       return;
     }
     this.fail('The server ended the stream', `${error.message} (${error.codeName})`, true);
+  }
+
+  /**
+   * A ManagedMediaSource wants media again (startstreaming) or holds enough (endstreaming): the
+   * stream is RESUMEd, while playing is wanted, or PAUSEd on the server, which keeps its admission.
+   */
+  streamingChanged(streaming) {
+    const connection = this.connection;
+    if (!streaming) {
+      if (connection?.pause()) {
+        this.log('PAUSE: the browser holds enough (endstreaming)');
+      }
+    } else if (this.wantPlay && connection?.resume()) {
+      this.log('RESUME: the browser wants more (startstreaming)');
+      this.expectAfterResume(connection);
+    }
+  }
+
+  /**
+   * Media was removed from the SourceBuffer (removed, [{ start, end }] seconds): what the browser
+   * evicted at or after the playing position is asked for again, else playback would wait for it
+   * forever.
+   */
+  evicted(removed) {
+    const fromS = refetchFromS(removed, this.video.currentTime);
+    if (fromS !== null) {
+      this.log(`the browser evicted media from ${fromS.toFixed(1)} s on: fetching it again`, true);
+      this.fetchFrom(fromS);
+    }
+  }
+
+  /** Asks the server for the media from targetS on: SEEK on the running stream, else a new OPEN there. */
+  fetchFrom(targetS) {
+    this.feed.dropQueuedAppends();
+    const connection = this.connection;
+    if (connection?.streaming) {
+      connection.seek(targetS * 1e9);
+      this.log(`SEEK to ${targetS.toFixed(1)} s`);
+      if (this.wantPlay) {
+        connection.resume();
+      }
+      this.setState(this.wantPlay ? 'buffering' : 'paused');
+    } else {
+      this.connect(Math.round(targetS * 1e9));
+    }
   }
 
   /** What REPORT says is held ahead of the playing position. */

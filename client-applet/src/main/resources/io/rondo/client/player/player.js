@@ -10,19 +10,23 @@
 //   profile.js     the client profile declared in OPEN; library.js the clip's HTTP side
 //   live.js        a live object's recorded window, its edge and the delay behind it
 //   protocol.js    the frames; stream.js the WebSocket; media.js Media Source Extensions
+//   media-source.js  MediaSource, ManagedMediaSource (iPhone) or the browser's own HLS; AirPlay
+//   native-hls.js  the clip's HLS playlist in the video element, where the browser has no MediaSource
 //   view.js        what a person sees; controls.js what a person does
 //   units.js       sizes, rates and times as a person reads them
 
 import { bufferedAheadS, dropUntilS, HeldFragments, holds, rangesOf } from './buffer.js';
-import { bindControls } from './controls.js';
+import { askToPlay, bindControls } from './controls.js';
 import { fetchInfo, measureRate, pathOf } from './library.js';
 import { firstStart, LiveWindow } from './live.js';
 import { SourceFeed } from './media.js';
+import { airPlayable, choosePlayback, MANAGED, NATIVE_HLS, offerAirPlay, refusal } from './media-source.js';
+import { NativeHls } from './native-hls.js';
 import { PlayerStream, STOPPED } from './player-stream.js';
 import { chooseProfile } from './profile.js';
 import { mayStart, newestAfterResume } from './start-rule.js';
 import { PlaybackStats } from './stats.js';
-import { View } from './view.js';
+import { $, View } from './view.js';
 
 const TICK_MS = 250;
 /** A seek lands this far before the clip's end at most, so that a frame is left to show. */
@@ -35,6 +39,8 @@ class Player extends PlayerStream {
   profile = null;
   /** The newest connection's stream; connect() replaces it, nothing resets it. */
   connection = null;
+  /** What plays the clip where the browser plays its HLS playlist itself; null while this player does. */
+  native = null;
 
   constructor(name) {
     super();
@@ -50,6 +56,8 @@ class Player extends PlayerStream {
       idle: () => this.fed(),
       quotaExceeded: () => this.evict(true),
       failed: (title, text) => this.fail(title, text),
+      streaming: (wanted) => this.streamingChanged(wanted),
+      evicted: (removed) => this.evicted(removed),
     });
   }
 
@@ -59,8 +67,8 @@ class Player extends PlayerStream {
   }
 
   async start() {
-    bindControls(this, this.view);
-    setInterval(() => this.tick(), TICK_MS);
+    bindControls(() => this.native ?? this, this.view);
+    setInterval(() => (this.native ?? this).tick(), TICK_MS);
     this.view.crumbs(this.name);
     if (!this.name) {
       this.view.show('Choose a clip', 'Open a video or audio object from the library to play it here.',
@@ -82,18 +90,29 @@ class Player extends PlayerStream {
       return;
     }
     this.view.details(this.info);
-    if (!('MediaSource' in window)) {
-      this.unsupported('This browser has no Media Source Extensions, which the player needs.');
+    const playback = choosePlayback(window, this.video);
+    const refused = refusal(playback, this.info);
+    if (refused) {
+      this.unsupported(refused);
       return;
     }
-    if (!MediaSource.isTypeSupported(this.info.mseType)) {
-      this.unsupported(`This browser cannot decode ${this.info.mseType} through Media Source Extensions.`);
+    if (airPlayable(playback, this.info)) {
+      offerAirPlay(window, this.video, $('airplay'));
+    }
+    const hls = this.info.hls ? pathOf(this.info.hls) : null;
+    if (playback.kind === NATIVE_HLS) {
+      this.native = new NativeHls(this.video, this.view, { hls, durationS: this.info.durationNs / 1e9 });
+      this.native.start(performance.now());
       return;
+    }
+    if (playback.kind === MANAGED) {
+      this.log('ManagedMediaSource: the browser says when to fetch (PAUSE and RESUME follow it) and may evict '
+        + `what it holds${hls ? '; AirPlay plays the HLS playlist' : ''}`);
     }
     this.profile = await chooseProfile(new URLSearchParams(location.search), navigator.deviceMemory,
       () => measureRate(this.name, this.info.size, (text, bad) => this.log(text, bad)), this.info.peakBitsPerSecond);
     this.view.profile(this.profile);
-    await this.feed.open(this.durationS);
+    await this.feed.open(playback, this.durationS, hls);
     const params = new URLSearchParams(location.search);
     const start = firstStart(params, this.info);
     this.goLiveOnAccept = !start.fromLive && !params.has('behind');
@@ -163,13 +182,7 @@ class Player extends PlayerStream {
 
   play() {
     this.setState('playing');
-    this.video.play().catch((e) => {
-      if (e.name === 'NotAllowedError') {
-        this.setState('ready');
-      } else if (e.name !== 'AbortError') {
-        this.fail('The clip could not play', e.message);
-      }
-    });
+    askToPlay(this.video, this);
   }
 
   /** The big play button, shown when the browser would not play without a person's click. */
@@ -189,7 +202,7 @@ class Player extends PlayerStream {
       return;
     }
     const connection = this.connection;
-    if (connection.resume()) {
+    if (this.feed.streaming && connection.resume()) {
       this.log('RESUME');
       this.expectAfterResume(connection);
     }
@@ -250,18 +263,8 @@ class Player extends PlayerStream {
       this.tick();
       return;
     }
-    this.feed.dropQueuedAppends();
     this.video.currentTime = target;
-    if (connection?.streaming) {
-      connection.seek(target * 1e9);
-      this.log(`SEEK to ${target.toFixed(1)} s`);
-      if (this.wantPlay) {
-        connection.resume();
-      }
-      this.setState(this.wantPlay ? 'buffering' : 'paused');
-    } else {
-      this.connect(Math.round(target * 1e9));
-    }
+    this.fetchFrom(target);
   }
 
   /** Where a new stream should start: the playing position. */

@@ -62,6 +62,12 @@ export class View {
     $('stat-bitrate').textContent = formatBitRate(accept.bitsPerSecond);
   }
 
+  /** In the panel: the browser plays the HLS playlist at url itself, without a stream or a profile of the player's. */
+  nativeHls(url) {
+    $('stat-stream').textContent = `HLS ${url}, played by the browser`;
+    $('stat-profile').textContent = 'the browser\'s own';
+  }
+
   /** The state on the stage and in the panel; the play button shows pause while playing is wanted. */
   state(state, playing) {
     this.stage.dataset.state = state;

@@ -12,9 +12,10 @@ import java.util.Locale;
 /**
  * An object's HLS playlists (RFC 8216 and draft-pantos-hls-rfc8216bis), every URI the object's own
  * URL with a byte range of its stored copy, so nothing is stored twice: the init segment
- * ({@code EXT-X-MAP}), each segment of whole rounds ({@link HlsSegments}) and each round as an
- * {@code EXT-X-PART}. A recording still being written gets an EVENT playlist for Low-Latency HLS:
- * blocking reloads, the program date-time of its start, and a preload hint of the next part.
+ * ({@code EXT-X-MAP}), each segment of whole rounds ({@link HlsSegments}), each round an
+ * {@code EXT-X-PART} where parts are listed. A recording still being written gets an EVENT
+ * playlist for Low-Latency HLS: parts for its newest segments, blocking reloads, the program
+ * date-time of its start, and a preload hint of the next part.
  */
 public final class Playlists {
 
@@ -23,6 +24,14 @@ public final class Playlists {
 
     /** The query parameter that names a session in every URL of its playlist. */
     public static final String SESSION = "session";
+
+    /**
+     * The query parameter ({@code parts=1}) that asks a finished object's playlist for a part per
+     * round too, for a client that fetches round by round; without it only a recording's newest
+     * segments list their parts, as the specification asks (parts older than three target durations
+     * are left out).
+     */
+    public static final String PARTS = "parts";
 
     /** Target durations a live playlist holds back from its end (the specification's least). */
     private static final int HOLD_BACK_TARGETS = 3;
@@ -37,14 +46,14 @@ public final class Playlists {
      * The multivariant playlist of {@code name}: one variant, the media playlist of session
      * {@code session}.
      */
-    public static String multivariant(String name, MediaIndex media, String session) {
+    public static String multivariant(String name, MediaIndex media, String session, boolean parts) {
         long peak = Math.max(1, Math.max(media.peakBitRate(), media.averageBitRate()));
         return "#EXTM3U\n"
             + "#EXT-X-VERSION:6\n"
             + "#EXT-X-INDEPENDENT-SEGMENTS\n"
             + "#EXT-X-STREAM-INF:BANDWIDTH=" + peak + ",AVERAGE-BANDWIDTH=" + Math.max(1, media.averageBitRate())
             + ",CODECS=\"" + String.join(",", HlsCodecs.codecs(media)) + "\"\n"
-            + playlistUri(name, session) + "\n";
+            + playlistUri(name, session) + (parts ? "&" + PARTS + "=1" : "") + "\n";
     }
 
     /**
@@ -56,9 +65,15 @@ public final class Playlists {
      * @param growing      whether the recording is still being written
      * @param roundNs      the length of a round: a live playlist's part target
      * @param startEpochMs when the media's time zero was recorded (a recording's start), or -1 if unknown
+     * @param allParts     whether every round is listed as a part, not only a recording's newest
      */
     public record Media(String name, String session, MediaIndex media, boolean growing, long roundNs,
-                        long startEpochMs) {
+                        long startEpochMs, boolean allParts) {
+
+        /** This playlist with the media as it is now. */
+        public Media now(MediaIndex current, boolean stillGrowing) {
+            return new Media(name, session, current, stillGrowing, roundNs, startEpochMs, allParts);
+        }
 
         /** The segments, the last one open while the recording grows. */
         public List<HlsSegments.Segment> segments() {
@@ -73,9 +88,14 @@ public final class Playlists {
         String uri = objectUri(spec.name(), spec.session());
         int target = targetSeconds(segments, spec.growing());
         double partTarget = partTargetSeconds(fragments, spec.growing() ? spec.roundNs() : 0);
+        long partsFromNs = partsFromNs(spec, segments, target);
+        boolean parts = partsFromNs != Long.MAX_VALUE;
         StringBuilder out = new StringBuilder(256 + 160 * fragments.size());
-        out.append("#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:").append(target).append('\n');
-        out.append("#EXT-X-PART-INF:PART-TARGET=").append(seconds(partTarget)).append('\n');
+        out.append("#EXTM3U\n#EXT-X-VERSION:").append(parts ? 9 : 7).append("\n#EXT-X-TARGETDURATION:").append(target)
+            .append('\n');
+        if (parts) {
+            out.append("#EXT-X-PART-INF:PART-TARGET=").append(seconds(partTarget)).append('\n');
+        }
         if (spec.growing()) {
             out.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=")
                 .append(seconds(PART_HOLD_BACK * partTarget)).append(",HOLD-BACK=")
@@ -94,9 +114,6 @@ public final class Playlists {
                 .append(Instant.ofEpochMilli(spec.startEpochMs() + segments.get(0).startNs() / 1_000_000))
                 .append('\n');
         }
-        long partsFromNs = spec.growing() && !segments.isEmpty()
-            ? segments.get(segments.size() - 1).startNs() + segments.get(segments.size() - 1).durationNs()
-                - HOLD_BACK_TARGETS * (long) target * 1_000_000_000L : Long.MIN_VALUE;
         for (HlsSegments.Segment segment : segments) {
             if (segment.startNs() + segment.durationNs() > partsFromNs) {
                 for (int i = segment.first(); i <= segment.last(); i++) {
@@ -117,6 +134,21 @@ public final class Playlists {
             out.append("#EXT-X-ENDLIST\n");
         }
         return out.toString();
+    }
+
+    /**
+     * From which media time segments list their parts: every one's if asked; none of a finished
+     * object's ({@link Long#MAX_VALUE}); a recording's within three target durations of its end.
+     */
+    private static long partsFromNs(Media spec, List<HlsSegments.Segment> segments, int target) {
+        if (spec.allParts() || spec.growing() && segments.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
+        if (!spec.growing()) {
+            return Long.MAX_VALUE;
+        }
+        HlsSegments.Segment last = segments.get(segments.size() - 1);
+        return last.startNs() + last.durationNs() - HOLD_BACK_TARGETS * (long) target * 1_000_000_000L;
     }
 
     private static void part(StringBuilder out, Fragment fragment, String uri) {

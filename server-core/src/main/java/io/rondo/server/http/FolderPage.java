@@ -96,6 +96,10 @@ final class FolderPage {
                     page.append(" <a class=\"f\" href=\"").append(html(href(entry.name())))
                         .append("\" title=\"the file itself, over HTTP\">file</a>");
                 }
+                if (clip && isMp4(entry.type())) {
+                    page.append(" <a class=\"f\" href=\"").append(html(href(entry.name()) + HlsRoutes.PLAYLIST_SUFFIX))
+                        .append("\" title=\"its HLS playlist, for Safari, VLC, ffplay, TVs\">HLS</a>");
+                }
                 page.append("</td><td class=\"n\">").append(size(entry.size())).append("</td><td class=\"k\">");
                 if (entry.folder()) {
                     page.append("folder, ").append(entry.objects())
@@ -110,6 +114,11 @@ final class FolderPage {
             page.append("</tbody>\n</table>\n");
         }
         return page.append("</body>\n</html>\n").toString();
+    }
+
+    /** Whether a clip of type {@code type} is fragmented MP4, which HLS carries (docs/hls.md). */
+    private static boolean isMp4(String type) {
+        return type != null && (type.startsWith("video/mp4") || type.startsWith("audio/mp4"));
     }
 
     /** A library's own front page, linked from the welcome when it has one. */

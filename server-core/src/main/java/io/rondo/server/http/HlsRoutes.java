@@ -102,7 +102,8 @@ final class HlsRoutes {
             session = ((HlsSessions.Admitted) opened).session();
         }
         if (key == null) {
-            send(ctx, request, Playlists.multivariant(name, session.media(), session.key()));
+            send(ctx, request, Playlists.multivariant(name, session.media(), session.key(),
+                "1".equals(first(parameters, Playlists.PARTS))));
             return null;
         }
         long msn = number(first(parameters, "_HLS_msn"));
@@ -113,16 +114,16 @@ final class HlsRoutes {
             return null;
         }
         if (msn < 0 || !session.growing()) {
-            send(ctx, request, media(name, session));
+            send(ctx, request, Playlists.media(spec(name, session, parameters)));
             return null;
         }
-        List<HlsSegments.Segment> segments = spec(name, session).segments();
+        List<HlsSegments.Segment> segments = spec(name, session, parameters).segments();
         if (msn > segments.size() + 1) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "segment " + msn + " is more than two "
                 + "segments past the playlist's last (" + (segments.size() - 1) + ")", false);
             return null;
         }
-        Reload reload = new Reload(ctx, request.retain(), name, session, msn, part, done);
+        Reload reload = new Reload(ctx, request.retain(), session, spec(name, session, parameters), msn, part, done);
         reload.check();
         return reload;
     }
@@ -131,20 +132,21 @@ final class HlsRoutes {
     private final class Reload implements Pending {
         private final ChannelHandlerContext ctx;
         private final FullHttpRequest request;
-        private final String name;
         private final HlsSession session;
+        private final Playlists.Media spec;
         private final long msn;
         private final long part;
         private final Runnable done;
         private final io.netty.util.concurrent.ScheduledFuture<?> timeout;
         private boolean over;
 
-        Reload(ChannelHandlerContext ctx, FullHttpRequest request, String name, HlsSession session, long msn,
-               long part, Runnable done) {
+        /** @param spec the playlist as it was asked for; its media is taken anew at each check */
+        Reload(ChannelHandlerContext ctx, FullHttpRequest request, HlsSession session, Playlists.Media spec,
+               long msn, long part, Runnable done) {
             this.ctx = ctx;
             this.request = request;
-            this.name = name;
             this.session = session;
+            this.spec = spec;
             this.msn = msn;
             this.part = part;
             this.done = done;
@@ -157,8 +159,9 @@ final class HlsRoutes {
                 return;
             }
             session.heard();
-            if (session.ended() || !session.growing() || Playlists.holds(spec(name, session).segments(), msn, part)) {
-                finish(() -> send(ctx, request, media(name, session)));
+            Playlists.Media now = spec.now(session.media(), session.growing());
+            if (session.ended() || !now.growing() || Playlists.holds(now.segments(), msn, part)) {
+                finish(() -> send(ctx, request, Playlists.media(now)));
             } else {
                 session.awaitFragments(session.media().fragments().size() + 1)
                     .whenCompleteAsync((ready, failure) -> check(), ctx.executor());
@@ -238,13 +241,9 @@ final class HlsRoutes {
         }
     }
 
-    private Playlists.Media spec(String name, HlsSession session) {
+    private Playlists.Media spec(String name, HlsSession session, Map<String, List<String>> parameters) {
         return new Playlists.Media(name, session.key(), session.media(), session.growing(), roundNs,
-            session.growing() ? session.object().createdMs() : -1);
-    }
-
-    private String media(String name, HlsSession session) {
-        return Playlists.media(spec(name, session));
+            session.growing() ? session.object().createdMs() : -1, "1".equals(first(parameters, Playlists.PARTS)));
     }
 
     /** A playlist: it changes (and names a session), so nothing may keep it. */

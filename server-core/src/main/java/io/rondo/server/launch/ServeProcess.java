@@ -168,15 +168,7 @@ public final class ServeProcess implements AutoCloseable {
     /** Stops it as Ctrl-C does (SIGTERM), and forcibly if it has not stopped within 20 s. */
     @Override
     public void close() {
-        process.destroy();
-        try {
-            if (!process.waitFor(STOP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildProcesses.stop(process, STOP_LIMIT);
     }
 
     private static String read(Path output) throws IOException {

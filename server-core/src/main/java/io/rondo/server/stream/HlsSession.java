@@ -182,8 +182,8 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     }
 
     /**
-     * Answers a GET of {@code [offset, offset + length)} of the stored copy ({@code length} -1: from
-     * {@code offset} to the end of the next fragment to be cut, a preload hint's open range) from
+     * Answers a GET of {@code [offset, offset + length)} of the stored copy ({@code length} -1: the
+     * fragment starting at {@code offset}, or the next one to be cut, a preload hint's open range) from
      * the session's reads, through {@code delivery}; false, and nothing done, if the range is not
      * whole fragments of the media this session knows, or the session has ended. Any thread.
      */
@@ -192,13 +192,20 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             return false;
         }
         MediaIndex media = media();
+        if (offset == media.init().offset() && length == media.init().length()) {
+            heard();
+            initSegment(delivery);
+            return true;
+        }
         List<Fragment> fragments = media.fragments();
         int first = startingAt(fragments, offset);
         int last;
-        if (length < 0) {
+        if (length < 0 && first >= 0) {
+            last = first;
+        } else if (length < 0) {
             long end = fragments.isEmpty() ? media.init().offset() + media.init().length()
                 : fragments.get(fragments.size() - 1).offset() + fragments.get(fragments.size() - 1).length();
-            if (first >= 0 || offset != end || !growing()) {
+            if (offset != end || !growing()) {
                 return false;
             }
             first = fragments.size();
@@ -220,6 +227,21 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             pump();
         });
         return true;
+    }
+
+    /** The init segment ({@code EXT-X-MAP}), from the server's memory of init segments once one stream read it. */
+    private void initSegment(Delivery delivery) {
+        MediaObject object = object();
+        services.initSegments().fetch(object, services.disks(), loop).whenCompleteAsync((init, failure) -> {
+            if (failure != null) {
+                delivery.failed("cannot read the init segment of " + name() + ": " + failure.getMessage());
+                return;
+            }
+            delivery.begin(object.media().init().offset(), init.length, growing() ? -1 : object.size());
+            delivery.piece(Unpooled.wrappedBuffer(init), () -> { });
+            sessions.fromMemory();
+            delivery.end();
+        }, loop);
     }
 
     private static int startingAt(List<Fragment> fragments, long offset) {
@@ -441,9 +463,14 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         return false;
     }
 
+    /** Ends the session on its loop; here, if the loop has stopped already (the HTTP port closed first). */
     @Override
     public void endWith(ErrorCode code, String why) {
-        loop.execute(() -> finish(why));
+        if (loop.isShuttingDown()) {
+            finish(why);
+        } else {
+            loop.execute(() -> finish(why));
+        }
     }
 
     @Override
@@ -459,7 +486,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     @Override
     public CompletableFuture<StreamStatus> status() {
         return CompletableFuture.supplyAsync(() -> stats.status(admitted.id(), object(), client, "hls",
-            finished ? "ended" : stats.sending() ? "playing" : "starting", HlsSessions.PROFILE,
+            finished ? "ended" : stats.sending() ? "playing" : "starting", null,
             admitted.buffering().mode()), loop);
     }
 

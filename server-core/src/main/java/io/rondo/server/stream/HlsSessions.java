@@ -8,6 +8,7 @@ import io.rondo.server.config.ClientBufferUse;
 
 import java.net.SocketAddress;
 import java.security.SecureRandom;
+import java.util.SplittableRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +38,11 @@ public final class HlsSessions {
     private final SessionServices services;
     private final long leadNs;
     private final Map<String, HlsSession> byKey = new ConcurrentHashMap<>();
-    private final SecureRandom keys = new SecureRandom();
+    /**
+     * Where session keys come from: seeded once from the system's entropy, then drawn without a
+     * system call, since a key is made on an event loop, which must not block.
+     */
+    private final SplittableRandom keys = new SplittableRandom(new SecureRandom().nextLong());
     private final LongAdder fromMemory = new LongAdder();
     private final LongAdder fromDisk = new LongAdder();
 
@@ -78,14 +83,18 @@ public final class HlsSessions {
                 : no.reason() == RejectReason.NOT_CONTINUOUS ? 415 : 503;
             return new Refused(status, Math.max(1, no.retryAfterSeconds()), no.message());
         }
-        byte[] key = new byte[KEY_BYTES];
-        keys.nextBytes(key);
-        HlsSession session = new HlsSession(services, this, HexFormat.of().formatHex(key),
+        HlsSession session = new HlsSession(services, this, newKey(),
             (StreamAdmission.Admitted) answer, loop, client, leadNs);
         byKey.put(session.key(), session);
         services.registry().add(session);
         loop.execute(session::start);
         return new Admitted(session);
+    }
+
+    private synchronized String newKey() {
+        byte[] key = new byte[KEY_BYTES];
+        keys.nextBytes(key);
+        return HexFormat.of().formatHex(key);
     }
 
     /** The live session of key {@code key}, if there is one. */

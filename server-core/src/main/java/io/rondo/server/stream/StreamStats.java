@@ -68,12 +68,14 @@ final class StreamStats {
             + (firstDataNs == 0 ? "-" : String.format("%.1f", (firstDataNs - openNs) / 1e6)) + " ms";
     }
 
-    /** The stream as the admin API shows it. */
+    /** The stream as the admin API shows it; {@code profile} null for a client that declared none. */
     StreamStatus status(long id, MediaObject object, String client, String transport, String state,
                         ClientProfile profile, BufferMode mode) {
         return new StreamStatus(id, object.name(), client, transport, state,
             Instant.ofEpochMilli(openedAtMs).toString(), positionNs / 1e9,
-            new StreamStatus.Profile(profile.maxReceiveBytesPerSecond(), profile.bufferBytes()), mode.label(),
+            profile == null ? null
+                : new StreamStatus.Profile(profile.maxReceiveBytesPerSecond(), profile.bufferBytes()),
+            mode.label(),
             object.placement().files().stream().map(file -> file.disk()).distinct().sorted().toList(), bytesSent,
             fragmentsSent, glitches, maxLatenessNs == Long.MIN_VALUE ? null : maxLatenessNs / 1e6,
             firstDataNs == 0 ? null : (firstDataNs - openNs) / 1e6);

@@ -14,7 +14,7 @@ import java.util.List;
  *                         {@code ended}
  * @param startedAt        when OPEN arrived (ISO-8601, UTC)
  * @param positionSeconds  the presentation time of the last fragment sent
- * @param profile          the client's declared profile
+ * @param profile          the client's declared profile; null for an HLS session, whose client declares none
  * @param bufferMode       how its buffers are reserved (papers/004 Section 4): {@code dblbuf}, {@code clbuf}
  *                         or {@code clbufrate}
  * @param disks            the disks its object is read from

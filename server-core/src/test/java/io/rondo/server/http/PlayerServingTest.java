@@ -60,7 +60,7 @@ class PlayerServingTest {
             "/videos/clip 1.webm", null, 0), c -> { });
         library.ingest().ingest(new IngestRequest(Files.writeString(temp.resolve("a.txt"), "text"), "/docs/a.txt",
             null, 0), c -> { });
-        assertEquals(22, PlayerFiles.install(library).size(), "the player's twenty-two files go into a new library");
+        assertEquals(24, PlayerFiles.install(library).size(), "the player's twenty-four files go into a new library");
         disks = new DiskRuntime(DiskRuntime.options(library.store().disks(), library.store()::pathOf)
                 .model(DiskProfile.paperDisk())
                 .clocks(SystemClocks.nanoClock(), SystemClocks.epochClock())).start();
@@ -131,6 +131,8 @@ class PlayerServingTest {
         assertEquals(clip.media().fragments().stream().mapToLong(Fragment::length).max().orElseThrow(),
             info.get("peakFragmentBytes").asLong());
         assertEquals("/stream", info.get("streamPath").asText());
+        assertFalse(info.has("hls"), "HLS carries no WebM");
+        assertTrue(info.get("hlsUnavailable").asText().contains("MP4 copy"), info.toString());
 
         JsonNode document = new ObjectMapper().readTree(get("/player/info/docs/a.txt").body());
         assertEquals("discrete", document.get("kind").asText());
@@ -147,6 +149,7 @@ class PlayerServingTest {
 
         assertTrue(page.contains("href=\"/player/?src=%2Fvideos%2Fclip+1.webm\""), page);
         assertTrue(page.contains("href=\"/videos/clip%201.webm\" title=\"the file itself, over HTTP\">file</a>"), page);
+        assertFalse(page.contains(">HLS</a>"), "a WebM clip has no HLS playlist to offer");
         String docs = get("/docs/").body();
         assertFalse(docs.contains("/player/"), "a document opens as itself: " + docs);
     }

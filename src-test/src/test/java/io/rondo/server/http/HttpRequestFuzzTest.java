@@ -199,7 +199,7 @@ class HttpRequestFuzzTest {
             new KeepAliveHandler(), new RequestConformanceHandler(),
             new BodyLimitAggregator(SETTINGS.maxBodyBytes()),
             new DiscreteHandler(new DiscreteRouter(library.directory(), Connection::read, hot, SETTINGS.maxRanges(),
-                null)));
+                null, null)));
         private boolean closed;
 
         /** Reads as a disk would, into a pooled buffer; the handler writes it and gives it back. */

@@ -1,10 +1,11 @@
 package io.rondo.benchmarks.preset.cluster;
 
-import io.rondo.benchmarks.rig.Haproxy;
 import io.rondo.benchmarks.rig.Nginx;
 import io.rondo.benchmarks.rig.RondoCheckout;
+import io.rondo.server.cluster.haproxy.HaproxyBinary;
 import io.rondo.server.cluster.haproxy.HaproxyConfig;
 import io.rondo.server.cluster.haproxy.HaproxyNode;
+import io.rondo.server.cluster.haproxy.HaproxyProcess;
 import io.rondo.server.launch.ServeProcess;
 import org.agrona.concurrent.NanoClock;
 
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,16 +47,18 @@ final class ClusterRig implements AutoCloseable {
     }
 
     private final Map<String, Node> nodes;
-    private final Haproxy haproxy;
+    private final HaproxyProcess haproxy;
+    private final Path haproxySocket;
     private final int httpPort;
     private final int streamPort;
     private final NodeApi api;
     private final NanoClock clock;
 
-    private ClusterRig(Map<String, Node> nodes, Haproxy haproxy, int httpPort, int streamPort, NodeApi api,
-                       NanoClock clock) {
+    private ClusterRig(Map<String, Node> nodes, HaproxyProcess haproxy, Path haproxySocket, int httpPort,
+                       int streamPort, NodeApi api, NanoClock clock) {
         this.nodes = nodes;
         this.haproxy = haproxy;
+        this.haproxySocket = haproxySocket;
         this.httpPort = httpPort;
         this.streamPort = streamPort;
         this.api = api;
@@ -122,15 +126,19 @@ final class ClusterRig implements AutoCloseable {
             .map(node -> new HaproxyNode(node.name(), "127.0.0.1", node.http(), node.stream(), node.agent())).toList();
         int httpPort = Nginx.freeLoopbackPort();
         int streamPort = Nginx.freeLoopbackPort();
-        Haproxy haproxy;
+        Path haproxyFolder = folder.resolve("haproxy").toAbsolutePath();
+        Path socket = haproxyFolder.resolve("haproxy.sock");
+        HaproxyProcess haproxy;
         try {
-            haproxy = Haproxy.start(new HaproxyConfig(behind, replicas, "127.0.0.1:" + httpPort)
-                .withStreamBind("127.0.0.1:" + streamPort), folder.resolve("haproxy"), streamPort, clock);
+            HaproxyBinary binary = HaproxyBinary.find().orElseThrow(() ->
+                new IOException("haproxy is not installed (apt-get install haproxy)"));
+            haproxy = HaproxyProcess.start(binary, new HaproxyConfig(behind, replicas, "127.0.0.1:" + httpPort)
+                .withStreamBind("127.0.0.1:" + streamPort).withStatsSocket(socket), haproxyFolder, streamPort, clock);
         } catch (IOException e) {
             nodes.values().forEach(node -> node.process().close());
             throw e;
         }
-        ClusterRig rig = new ClusterRig(nodes, haproxy, httpPort, streamPort, new NodeApi(token), clock);
+        ClusterRig rig = new ClusterRig(nodes, haproxy, socket, httpPort, streamPort, new NodeApi(token), clock);
         rig.awaitReady();
         return rig;
     }
@@ -213,7 +221,7 @@ final class ClusterRig implements AutoCloseable {
     void awaitReady() throws IOException {
         long giveUpNs = clock.nanoTime() + READY_LIMIT.toNanos();
         while (true) {
-            Map<String, String> statuses = haproxy.serverStatuses(STREAM_BACKEND);
+            Map<String, String> statuses = streamServerStatuses();
             if (running().stream().allMatch(node -> "UP".equals(statuses.get(node)))) {
                 return;
             }
@@ -223,6 +231,20 @@ final class ClusterRig implements AutoCloseable {
             }
             pause(100);
         }
+    }
+
+    /**
+     * Each server of the stream backend and its status now, as HAProxy's runtime API shows it: {@code UP},
+     * {@code DRAIN} (its agent says it is full or drained), {@code DOWN}...
+     */
+    private Map<String, String> streamServerStatuses() throws IOException {
+        Map<String, String> statuses = new TreeMap<>();
+        for (Map<String, String> server : HaproxyProcess.serverStats(haproxySocket)) {
+            if (server.get("pxname").equals(STREAM_BACKEND)) {
+                statuses.put(server.get("svname"), server.get("status"));
+            }
+        }
+        return statuses;
     }
 
     /** Waits {@code ms} milliseconds; an interrupt ends the run. */

@@ -8,20 +8,20 @@ import io.rondo.server.cluster.NodeCopies;
 import io.rondo.server.cluster.Throttle;
 import io.rondo.server.config.ByteSizes;
 import io.rondo.server.config.RondoConfig;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 
 /**
- * What every {@code rondo cluster} command needs: the configuration that lists the nodes, and the
- * admin token they share ({@code --token-file}, else {@code $RONDO_ADMIN_TOKEN}, else the file
- * {@code admin.tokenFile} names).
+ * What every {@code rondo cluster} command that calls the nodes needs: the configuration that lists
+ * them ({@link ClusterConfigOption}), and the admin token they share ({@code --token-file}, else
+ * {@code $RONDO_ADMIN_TOKEN}, else the file {@code admin.tokenFile} names).
  */
 final class ClusterOptions {
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "The configuration whose cluster: section lists the nodes (default: config/rondo.yaml).")
-    private Path config;
+    @Mixin
+    private ClusterConfigOption config;
 
     @Option(names = "--token-file", paramLabel = "FILE",
         description = "The admin token the nodes share (default: $RONDO_ADMIN_TOKEN, else admin.tokenFile).")
@@ -29,7 +29,7 @@ final class ClusterOptions {
 
     /** The configuration these options name. */
     RondoConfig settings() {
-        return config == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile()) : RondoConfig.load(config);
+        return config.settings();
     }
 
     /** The cluster the configuration lists, seen from outside it. */

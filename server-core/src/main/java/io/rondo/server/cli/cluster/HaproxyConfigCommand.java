@@ -4,9 +4,9 @@ import io.rondo.server.cluster.haproxy.HaproxyBinary;
 import io.rondo.server.cluster.haproxy.HaproxyConfig;
 import io.rondo.server.cluster.haproxy.HaproxyNode;
 import io.rondo.server.config.ClusterSettings;
-import io.rondo.server.config.RondoConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,9 +50,8 @@ final class HaproxyConfigCommand implements Callable<Integer> {
         description = "How many nodes hold each object (default: cluster.replicas of the configuration).")
     private Integer replicas;
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "The configuration whose cluster: section lists the nodes (default: config/rondo.yaml).")
-    private Path configFile;
+    @Mixin
+    private ClusterConfigOption clusterConfig;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1:8000", paramLabel = "HOST:PORT",
         description = "Where HAProxy listens for HTTP: objects, pages, the player, WebSocket streams "
@@ -74,8 +73,7 @@ final class HaproxyConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        ClusterSettings cluster = (configFile == null ? RondoConfig.loadOrDefaults(RondoConfig.defaultFile())
-            : RondoConfig.load(configFile)).clusterSettings();
+        ClusterSettings cluster = clusterConfig.settings().clusterSettings();
         if (nodes == null) {
             if (cluster.nodes().isEmpty()) {
                 throw new IllegalArgumentException("no nodes: give --node NAME=HOST:HTTP:STREAM:AGENT for each, or "

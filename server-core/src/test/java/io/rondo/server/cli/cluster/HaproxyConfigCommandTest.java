@@ -48,6 +48,24 @@ class HaproxyConfigCommandTest {
     }
 
     @Test
+    void withoutNodesItTakesThoseTheConfigurationLists(@TempDir Path folder) throws IOException {
+        Path config = Files.writeString(folder.resolve("rondo.yaml"), """
+            cluster:
+              replicas: 3
+              nodes:
+                - {name: node-a, host: 127.0.0.1, ports: {http: 18080, stream: 18554, admin: 18081, agent: 19100}}
+                - {name: node-b, host: 127.0.0.1, ports: {http: 18180, stream: 18654, admin: 18181, agent: 19200}}
+            """);
+        Path out = folder.resolve("haproxy");
+        assertEquals(0, rondo("cluster", "haproxy-config", "--out", out.toString(), "--config", config.toString()),
+            stderr.toString());
+
+        String cfg = Files.readString(out.resolve("haproxy.cfg"));
+        assertTrue(cfg.contains("    server node-b 127.0.0.1:18180 agent-port 19200\n"), cfg);
+        assertTrue(stdout.toString().contains("2 nodes, each object on 2 of them"), stdout.toString());
+    }
+
+    @Test
     void aNodeHaproxyCannotNameIsBadUsage(@TempDir Path folder) {
         assertEquals(2, rondo("cluster", "haproxy-config", "--out", folder.toString(),
             "--node", "node_a=127.0.0.1:18080:18554:19100"));

@@ -64,7 +64,7 @@ class HaproxyRoutingTest {
             String path = encode(name) + (name.hashCode() % 3 == 0 ? "?t=12.5&x=/y" : "");
             String node = get(path).node();
             assertTrue(owners(name, replicas).contains(node), name + " reached " + node + ", not one of "
-                + owners(name, replicas) + "\n" + haproxy.log());
+                + owners(name, replicas) + "\n" + haproxy.printed());
         }
     }
 
@@ -104,7 +104,7 @@ class HaproxyRoutingTest {
         for (String name : objectNames()) {
             List<String> owners = owners(name, 2);
             Answer answer = get(encode(name));
-            assertEquals(200, answer.status(), name + "\n" + haproxy.log());
+            assertEquals(200, answer.status(), name + "\n" + haproxy.printed());
             assertTrue(owners.contains(answer.node()) && !answer.node().equals(killed.name()), name);
             theirs += owners.contains(killed.name()) ? 1 : 0;
         }
@@ -121,7 +121,7 @@ class HaproxyRoutingTest {
         LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(3));
         for (String name : objectNames().subList(0, 60)) {
             Answer answer = get(encode(name));
-            assertEquals(200, answer.status(), name + "\n" + haproxy.log());
+            assertEquals(200, answer.status(), name + "\n" + haproxy.printed());
             assertTrue(owners(name, 2).contains(answer.node()) && !answer.node().equals(killed.name()), name);
         }
     }
@@ -157,7 +157,7 @@ class HaproxyRoutingTest {
                 answeredByDrained += drained.name().equals(get(encode(name)).node()) ? 1 : 0;
             }
         } while (answeredByDrained > 0 && SystemClocks.nanoClock().nanoTime() - giveUpNs < 0);
-        assertEquals(0, answeredByDrained, "requests still reach the drained node\n" + haproxy.log());
+        assertEquals(0, answeredByDrained, "requests still reach the drained node\n" + haproxy.printed());
         for (String name : objectNames()) {
             Answer answer = get(encode(name));
             assertTrue(owners(name, 2).contains(answer.node()) && !answer.node().equals(drained.name()), name);
@@ -170,7 +170,7 @@ class HaproxyRoutingTest {
      */
     @Test
     void realNodesEachServeTheObjectsTheyOwnThroughHaproxy(@TempDir Path folder) throws Exception {
-        HaproxyProcess.binary();
+        HaproxyBinary binary = InstalledHaproxy.binary();
         List<String> cluster = List.of("node-a", "node-b", "node-c");
         List<String> objects = objectNames().subList(0, 40).stream().map(name -> name + ".txt").toList();
         List<Library> libraries = new ArrayList<>();
@@ -190,19 +190,19 @@ class HaproxyRoutingTest {
                     .model(DiskProfile.paperDisk()).emulate(true));
                 servers.add(server);
                 nodesOfHaproxy.add(new HaproxyNode(node, "127.0.0.1", server.http().address().getPort(),
-                    HaproxyProcess.freePort(), HaproxyProcess.freePort()));
+                    HaproxyProcess.freeLoopbackPort(), HaproxyProcess.freeLoopbackPort()));
             }
-            port = HaproxyProcess.freePort();
+            port = HaproxyProcess.freeLoopbackPort();
             Path socket = folder.resolve("haproxy.sock");
-            haproxy = HaproxyProcess.start(new HaproxyConfig(nodesOfHaproxy, 1, "127.0.0.1:" + port)
-                .withStatsSocket(socket), folder.resolve("haproxy"), port);
+            haproxy = HaproxyProcess.start(binary, new HaproxyConfig(nodesOfHaproxy, 1, "127.0.0.1:" + port)
+                .withStatsSocket(socket), folder.resolve("haproxy"), port, SystemClocks.nanoClock());
 
             for (String object : objects) {
                 Answer answer = get(encode(object));
-                assertEquals(200, answer.status(), object + "\n" + haproxy.log());
+                assertEquals(200, answer.status(), object + "\n" + haproxy.printed());
                 assertEquals("the bytes of " + object, answer.body());
             }
-            assertEquals(Set.of("L7OK"), haproxy.checkStatuses(socket), "HEAD /favicon.ico finds every node up");
+            assertEquals(Set.of("L7OK"), checkStatuses(socket), "HEAD /favicon.ico finds every node up");
         } finally {
             for (RondoServer server : servers) {
                 server.close();
@@ -221,18 +221,36 @@ class HaproxyRoutingTest {
     }
 
     private void start(int count, int replicas, Path folder) throws IOException {
-        HaproxyProcess.binary();
+        HaproxyBinary binary = InstalledHaproxy.binary();
         List<HaproxyNode> cluster = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             FakeNode node = new FakeNode("node-" + (char) ('a' + i));
             nodes.add(node);
-            cluster.add(new HaproxyNode(node.name(), "127.0.0.1", node.port(), HaproxyProcess.freePort(),
+            cluster.add(new HaproxyNode(node.name(), "127.0.0.1", node.port(), HaproxyProcess.freeLoopbackPort(),
                 node.agentPort()));
         }
-        port = HaproxyProcess.freePort();
-        statsPort = HaproxyProcess.freePort();
-        haproxy = HaproxyProcess.start(new HaproxyConfig(cluster, replicas, "127.0.0.1:" + port)
-            .withStatsSocket(folder.resolve("haproxy.sock")).withStatsBind("127.0.0.1:" + statsPort), folder, port);
+        port = HaproxyProcess.freeLoopbackPort();
+        statsPort = HaproxyProcess.freeLoopbackPort();
+        haproxy = HaproxyProcess.start(binary, new HaproxyConfig(cluster, replicas, "127.0.0.1:" + port)
+            .withStatsSocket(folder.resolve("haproxy.sock")).withStatsBind("127.0.0.1:" + statsPort), folder, port,
+            SystemClocks.nanoClock());
+    }
+
+    /**
+     * The servers' health check statuses on the runtime API at {@code socket} once HAProxy has checked every
+     * server, e.g. {@code L7OK}, {@code L7STS} (a wrong status), {@code L4CON} (refused).
+     */
+    private static Set<String> checkStatuses(Path socket) throws IOException {
+        long giveUpNs = SystemClocks.nanoClock().nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            Set<String> statuses = new HashSet<>();
+            HaproxyProcess.serverStats(socket).forEach(server -> statuses.add(server.get("check_status")));
+            boolean checked = !statuses.contains("INI") && !statuses.contains("");
+            if (checked || SystemClocks.nanoClock().nanoTime() - giveUpNs > 0) {
+                return statuses;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
     }
 
     private Set<String> names() {

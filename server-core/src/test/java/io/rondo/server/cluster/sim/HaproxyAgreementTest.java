@@ -2,7 +2,9 @@ package io.rondo.server.cluster.sim;
 
 import com.sun.net.httpserver.HttpServer;
 import io.rondo.scheduler.time.SystemClocks;
-import org.agrona.concurrent.NanoClock;
+import io.rondo.server.cluster.haproxy.HaproxyBinary;
+import io.rondo.server.cluster.haproxy.HaproxyProcess;
+import io.rondo.server.cluster.haproxy.InstalledHaproxy;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,8 +13,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,14 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HaproxyAgreementTest {
 
     private static final int SERVERS = 12;
-    private static final long START_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     @TempDir
     Path folder;
 
     @Test
     void haproxySendsEachUriWhereTheEmulationSays() throws Exception {
-        assumeHaproxy();
+        HaproxyBinary binary = haproxy26();
         List<HttpServer> servers = new ArrayList<>();
         try {
             for (int s = 0; s < SERVERS; s++) {
@@ -53,16 +51,16 @@ class HaproxyAgreementTest {
             }
             List<String> uris = ClusterSimulation.library(400, new SplittableRandom(11));
             HaproxyChash ring = HaproxyChash.ofServers(SERVERS);
-            assertAgrees(servers, -1, uris, ring);
-            assertAgrees(servers, 4, uris, ring.withServerDown(4));
+            assertAgrees(binary, servers, -1, uris, ring);
+            assertAgrees(binary, servers, 4, uris, ring.withServerDown(4));
         } finally {
             servers.forEach(server -> server.stop(0));
         }
     }
 
-    private void assertAgrees(List<HttpServer> servers, int disabled, List<String> uris, HaproxyChash ring)
-        throws Exception {
-        int port = freeLoopbackPort();
+    private void assertAgrees(HaproxyBinary binary, List<HttpServer> servers, int disabled, List<String> uris,
+                              HaproxyChash ring) throws Exception {
+        int port = HaproxyProcess.freeLoopbackPort();
         StringBuilder config = new StringBuilder("""
             defaults
                 mode http
@@ -82,10 +80,8 @@ class HaproxyAgreementTest {
         }
         Path file = folder.resolve("haproxy-" + disabled + ".cfg");
         Files.writeString(file, config, StandardCharsets.UTF_8);
-        Process haproxy = new ProcessBuilder("haproxy", "-db", "-f", file.toString())
-            .redirectErrorStream(true).redirectOutput(folder.resolve("haproxy-" + disabled + ".log").toFile()).start();
+        HaproxyProcess haproxy = HaproxyProcess.start(binary, file, port, SystemClocks.nanoClock());
         try {
-            awaitAccepting(port, haproxy);
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             int agreed = 0;
             for (String uri : uris) {
@@ -98,8 +94,7 @@ class HaproxyAgreementTest {
             }
             assertEquals(uris.size(), agreed);
         } finally {
-            haproxy.destroy();
-            assertTrue(haproxy.waitFor(10, TimeUnit.SECONDS), "haproxy stops on SIGTERM");
+            haproxy.close();
         }
     }
 
@@ -118,43 +113,19 @@ class HaproxyAgreementTest {
         return server;
     }
 
-    private static void assumeHaproxy() {
-        boolean installed;
-        try {
-            Process version = new ProcessBuilder("haproxy", "-v").redirectErrorStream(true).start();
-            installed = version.waitFor(10, TimeUnit.SECONDS) && version.exitValue() == 0
-                && new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).contains("2.6");
-        } catch (IOException e) {
-            installed = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        String missing = "HAProxy 2.6 is not installed (apt-get install haproxy)";
+    /** The installed haproxy if it is 2.6, whose consistent hash {@link HaproxyChash} emulates; else skips. */
+    private static HaproxyBinary haproxy26() throws IOException, InterruptedException {
+        HaproxyBinary binary = InstalledHaproxy.binary();
+        Process version = new ProcessBuilder(binary.path().toString(), "-v").redirectErrorStream(true).start();
+        String said = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        boolean is26 = version.waitFor(10, TimeUnit.SECONDS) && version.exitValue() == 0
+            && said.contains("version 2.6");
+        String other = "the emulation is of HAProxy 2.6, and " + binary.path() + " says " + said.lines().findFirst()
+            .orElse("nothing");
         if (Boolean.getBoolean("rondo.haproxy.required")) {
-            assertTrue(installed, missing);
+            assertTrue(is26, other);
         }
-        Assumptions.assumeTrue(installed, missing + "; skipping the check of the emulation against it");
-    }
-
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void awaitAccepting(int port, Process haproxy) {
-        NanoClock clock = SystemClocks.nanoClock();
-        long deadlineNs = clock.nanoTime() + START_TIMEOUT_NS;
-        while (true) {
-            try {
-                new Socket(InetAddress.getLoopbackAddress(), port).close();
-                return;
-            } catch (IOException notYet) {
-                assertTrue(haproxy.isAlive(), "haproxy exited: see its log in the test's folder");
-                assertTrue(deadlineNs - clock.nanoTime() > 0, "haproxy did not listen on " + port + " in 10 s");
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            }
-        }
+        Assumptions.assumeTrue(is26, other + "; skipping the check of the emulation against it");
+        return binary;
     }
 }
