@@ -14,13 +14,13 @@ import java.util.Set;
 
 /**
  * Rondo's own HLS meters, from its admin port's {@code /metrics}: its sessions in service
- * ({@code rondo_hls_sessions}) and the parts it answered from a session's read-ahead or by a plain
+ * ({@code rondo_hls_active}) and the parts it answered from a session's read-ahead or by a plain
  * D-request ({@code rondo_hls_parts_total{source="memory"|"disk"}}). A meter the server does not
  * have is absent, not zero: the bench does not infer what the server can say.
  */
 final class HlsMeters {
 
-    static final String SESSIONS = "rondo_hls_sessions";
+    static final String SESSIONS = "rondo_hls_active";
     static final String PARTS = "rondo_hls_parts_total";
 
     private static final Duration LIMIT = Duration.ofSeconds(10);

@@ -14,9 +14,9 @@ class HlsMetersTest {
         # TYPE rondo_hls_parts_total counter
         rondo_hls_parts_total{disk="0",source="memory"} 1234.0
         rondo_hls_parts_total{source="disk",disk="0"} 5.0
-        # TYPE rondo_hls_sessions gauge
-        rondo_hls_sessions 17.0
-        rondo_hls_sessions_peak 40.0
+        # TYPE rondo_hls_active gauge
+        rondo_hls_active 17.0
+        rondo_hls_active_peak 40.0
         """;
 
     @Test
