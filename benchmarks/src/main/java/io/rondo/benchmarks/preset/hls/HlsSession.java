@@ -27,10 +27,13 @@ final class HlsSession implements Runnable {
         Playlists.Media open(HttpConnection connection, SessionLog log) throws IOException;
     }
 
-    /** Rondo's: the multivariant playlist of {@code objectPath} (a 503 refuses), then the media playlist. */
+    /**
+     * Rondo's: the multivariant playlist of {@code objectPath} (a 503 refuses), asking for every round
+     * as a part ({@code parts=1}, for a client that fetches round by round), then the media playlist.
+     */
     static Opening playlists(String objectPath) {
         return (connection, log) -> {
-            String multivariant = objectPath + ".m3u8";
+            String multivariant = objectPath + ".m3u8?parts=1";
             HttpConnection.Answer first = connection.exchange(multivariant, 0, -1, true);
             if (first.status() == 503) {
                 log.refused(first.text().strip());
