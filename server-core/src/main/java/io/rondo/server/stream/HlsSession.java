@@ -337,7 +337,12 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         }
     }
 
-    /** Starts answering {@code take}: false while the fragment it asks for is not yet cut. */
+    /**
+     * Starts answering {@code take}: false while the fragment it asks for is not yet cut. What it
+     * asks for is read at once within the lead, and so is the fragment after it, the one the client
+     * will ask for next: the rounds then read a fragment ahead of that one, so that a client asking
+     * in real time finds its part read, whatever the phase of its requests against the rounds.
+     */
     private boolean begin(Take take, Prepared ready) {
         if (take.first >= ready.count()) {
             return false;
@@ -355,10 +360,10 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             held.clear();
             leadFromNs = nowNs;
             leadMediaNs = first.startNs();
-            reads.start(take.first, Math.min(take.last, leadLast(ready, nowNs)), dropped,
+            reads.start(take.first, Math.min(take.last + 1, leadLast(ready, nowNs)), dropped,
                 nowNs + services.disks().roundNs());
         } else {
-            reads.catchUp(Math.min(take.last, leadLast(ready, nowNs)), nowNs + services.disks().roundNs());
+            reads.catchUp(Math.min(take.last + 1, leadLast(ready, nowNs)), nowNs + services.disks().roundNs());
         }
         expected = take.last + 1;
         take.delivery.begin(first.offset(), last.offset() + last.length() - first.offset(),
