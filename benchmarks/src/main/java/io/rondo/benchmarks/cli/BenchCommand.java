@@ -5,6 +5,7 @@ import io.rondo.benchmarks.preset.clientbuffers.ClientBuffersPreset;
 import io.rondo.benchmarks.preset.cluster.ClusterPreset;
 import io.rondo.benchmarks.preset.combination.CombinationPreset;
 import io.rondo.benchmarks.preset.discrete.DiscretePreset;
+import io.rondo.benchmarks.preset.hls.HlsPreset;
 import io.rondo.benchmarks.preset.jitter.JitterPreset;
 import io.rondo.benchmarks.preset.live.LiveCapacityPreset;
 import io.rondo.benchmarks.preset.live.TimeshiftPreset;
@@ -42,6 +43,8 @@ import java.util.concurrent.Callable;
         "  cluster            issue 25: one emulated-disk node, then three behind HAProxy: streams admitted (target",
         "                     >= 2.8x), late fragments; a node killed with kill -9 under load: streams resumed,",
         "                     gaps against the players' buffers, objects lost",
+        "  hls                issue 26: N HLS sessions' part GETs from Rondo beside nginx serving the same byte",
+        "                     ranges, with and without 8 greedy downloaders: part response p50/p99, late parts",
         "",
         "  rondo bench --preset discrete-vs-nginx",
         "  rondo bench discrete-vs-nginx --quick --out /tmp/bench",
@@ -50,7 +53,7 @@ import java.util.concurrent.Callable;
     version = "Rondo bench 0.1.0",
     subcommands = {DiscretePreset.class, AdmissionAccuracyPreset.class, JitterPreset.class, TimeshiftPreset.class,
         LiveCapacityPreset.class, ClientBuffersPreset.class, CombinationPreset.class,
-        ClusterPreset.class},
+        ClusterPreset.class, HlsPreset.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:The run ended and its results were written, whatever they show.",
         "1:The run failed: a server did not start, a tool is missing, the results could not be written.",

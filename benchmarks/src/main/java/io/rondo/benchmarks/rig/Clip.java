@@ -80,13 +80,29 @@ public final class Clip {
      * @throws IOException if ffmpeg is missing or fails (its output is in the message)
      */
     public static Path makeLive(Path folder, long bitsPerSecond, int seconds) throws IOException {
+        return live(folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
+            bitsPerSecond, seconds, 440);
+    }
+
+    /**
+     * A live encoder's output as {@link #makeLive} makes it, its sound a tone of {@code toneHz}, so that
+     * clips made with different tones are different files ({@code folder/live-BITSk-SECONDSs-TONEhz.mp4}):
+     * fragmented MP4 with a keyframe and a fragment every second, what HLS with fMP4 carries.
+     *
+     * @throws IOException if ffmpeg is missing or fails (its output is in the message)
+     */
+    public static Path makeLive(Path folder, long bitsPerSecond, int seconds, int toneHz) throws IOException {
+        return live(folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds-%dhz.mp4", bitsPerSecond / 1000,
+            seconds, toneHz)), bitsPerSecond, seconds, toneHz);
+    }
+
+    private static Path live(Path clip, long bitsPerSecond, int seconds, int toneHz) throws IOException {
         String rate = Long.toString(bitsPerSecond);
-        return madeOnce(folder.resolve(String.format(Locale.ROOT, "live-%dk-%ds.mp4", bitsPerSecond / 1000, seconds)),
-            partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi", "-i",
-            "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t",
-            Integer.toString(seconds), "-c:v", "libx264", "-preset", "veryfast", "-b:v", rate, "-maxrate", rate,
-            "-bufsize", Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
-            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "mp4", "-movflags",
+        return madeOnce(clip, partial -> List.of("ffmpeg", "-nostdin", "-y", "-loglevel", "error", "-f", "lavfi",
+            "-i", "testsrc2=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=" + toneHz
+            + ":sample_rate=48000", "-t", Integer.toString(seconds), "-c:v", "libx264", "-preset", "veryfast", "-b:v",
+            rate, "-maxrate", rate, "-bufsize", Long.toString(bitsPerSecond / 2), "-g", "25", "-keyint_min", "25",
+            "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "mp4", "-movflags",
             "+frag_keyframe+empty_moov+default_base_moof", partial.toString()));
     }
 

@@ -37,6 +37,13 @@ class BenchCommandTest {
     }
 
     @Test
+    void theHlsPresetRefusesANginxItDoesNotKnowAsABadUsage() {
+        Captured run = Captured.run("hls", "--nginx", "apache", "--work", "/nonexistent");
+        assertEquals(2, run.exit);
+        assertTrue(run.err.contains("unknown nginx variant 'apache'"), run.err);
+    }
+
+    @Test
     void noPresetPrintsTheUsage() {
         Captured run = Captured.run();
         assertEquals(2, run.exit);

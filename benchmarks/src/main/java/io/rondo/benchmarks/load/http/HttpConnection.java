@@ -1,6 +1,7 @@
 package io.rondo.benchmarks.load.http;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +15,8 @@ import java.util.Locale;
  * One keep-alive HTTP/1.1 connection that GETs a path, whole or by range, and counts the body's
  * bytes without keeping them: a blocking client with nothing between the socket and the clock,
  * so that a read's completion is when its last byte arrived, not when some pool's thread noticed.
- * Content-Length and chunked bodies both; a connection the server closes is opened again on the
+ * Content-Length and chunked bodies both; {@link #exchange} keeps a body that the caller reads
+ * (a playlist) and leaves the status to it. A connection the server closes is opened again on the
  * next request. {@link #close()} may be called from another thread to cut a request short. One
  * thread uses it otherwise.
  */
@@ -39,6 +41,15 @@ public final class HttpConnection implements AutoCloseable {
         this.port = port;
     }
 
+    /** What a server answered: its status, its body's length, and the body itself where it was kept. */
+    public record Answer(int status, long length, byte[] body) {
+
+        /** The kept body as text (UTF-8), or an empty string where it was not kept. */
+        public String text() {
+            return body == null ? "" : new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
     /**
      * GETs {@code path}: the whole body if {@code length} is negative, else bytes
      * {@code from .. from + length - 1}.
@@ -47,6 +58,21 @@ public final class HttpConnection implements AutoCloseable {
      * @throws IOException on a status other than 200 or 206, or a broken connection
      */
     public long get(String path, long from, long length) throws IOException {
+        Answer answer = exchange(path, from, length, false);
+        if (answer.status() != 200 && answer.status() != 206) {
+            throw new IOException("GET " + path + " answered " + answer.status());
+        }
+        return answer.length();
+    }
+
+    /**
+     * GETs {@code path} as {@link #get} does, whatever the answer's status: the caller judges it.
+     *
+     * @param keepBody true to keep the body's bytes in the answer (a playlist, a refusal's reason), false to
+     *     count them only
+     * @throws IOException on a broken connection or an answer that is not HTTP/1.x
+     */
+    public Answer exchange(String path, long from, long length, boolean keepBody) throws IOException {
         if (closed) {
             throw new IOException("the connection was closed");
         }
@@ -62,14 +88,14 @@ public final class HttpConnection implements AutoCloseable {
         try {
             out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            return response(path);
+            return response(keepBody);
         } catch (IOException e) {
             disconnect();
             throw e;
         }
     }
 
-    private long response(String path) throws IOException {
+    private Answer response(boolean keepBody) throws IOException {
         String status = line();
         String[] parts = status.split(" ", 3);
         if (parts.length < 2 || !parts[0].startsWith("HTTP/1.")) {
@@ -95,11 +121,12 @@ public final class HttpConnection implements AutoCloseable {
                 }
             }
         }
+        ByteArrayOutputStream kept = keepBody ? new ByteArrayOutputStream() : null;
         long body;
         if (chunked) {
-            body = chunkedBody();
+            body = chunkedBody(kept);
         } else if (contentLength >= 0) {
-            skip(contentLength);
+            skip(contentLength, kept);
             body = contentLength;
         } else {
             throw new IOException("a response with neither Content-Length nor chunked encoding");
@@ -107,13 +134,10 @@ public final class HttpConnection implements AutoCloseable {
         if (closeAfter) {
             disconnect();
         }
-        if (code != 200 && code != 206) {
-            throw new IOException("GET " + path + " answered " + status);
-        }
-        return body;
+        return new Answer(code, body, kept == null ? null : kept.toByteArray());
     }
 
-    private long chunkedBody() throws IOException {
+    private long chunkedBody(ByteArrayOutputStream kept) throws IOException {
         long total = 0;
         while (true) {
             String size = line();
@@ -125,18 +149,21 @@ public final class HttpConnection implements AutoCloseable {
                 }
                 return total;
             }
-            skip(chunk);
+            skip(chunk, kept);
             total += chunk;
             line();
         }
     }
 
-    private void skip(long bytes) throws IOException {
+    private void skip(long bytes, ByteArrayOutputStream kept) throws IOException {
         long left = bytes;
         while (left > 0) {
             int n = in.read(sink, 0, (int) Math.min(sink.length, left));
             if (n < 0) {
                 throw new EOFException("the body ended " + left + " bytes short");
+            }
+            if (kept != null) {
+                kept.write(sink, 0, n);
             }
             left -= n;
             bodyBytes += n;
