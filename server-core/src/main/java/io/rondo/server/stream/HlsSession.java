@@ -438,13 +438,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         if (idleCheck != null) {
             idleCheck.cancel(false);
         }
-        if (liveWatch != null) {
-            try {
-                liveWatch.close();
-            } catch (Exception e) {
-                LOG.debug("stopping a live watch: {}", e.getMessage());
-            }
-        }
+        Watches.stop(liveWatch);
         if (reads != null) {
             reads.close();
         }

@@ -363,13 +363,7 @@ final class StreamSession extends SimpleChannelInboundHandler<Frame> implements 
         }
         finished = true;
         deadline.stop();
-        if (liveWatch != null) {
-            try {
-                liveWatch.close();
-            } catch (Exception e) {
-                LOG.debug("stopping a live watch: {}", e.getMessage());
-            }
-        }
+        Watches.stop(liveWatch);
         if (reads != null) {
             reads.close();
             output.close();

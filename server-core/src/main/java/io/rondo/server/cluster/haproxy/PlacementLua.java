@@ -3,7 +3,8 @@ package io.rondo.server.cluster.haproxy;
 import java.util.List;
 
 /**
- * The text of {@code rondo-placement.lua}: HAProxy's own computation of an object's owners. It is
+ * The text of {@code rondo-placement.lua}: HAProxy's own computation of an object's owners (an HLS
+ * playlist's, {@code NAME.m3u8}, are {@code NAME}'s, so a session meets its parts on one node). It is
  * {@link io.rondo.content.cluster.Rendezvous} again, in Lua over the node list the configuration was written for,
  * with HAProxy's {@code xxh64} converter as the hash, so HAProxy and the nodes agree on every object without
  * either asking the other.
@@ -52,6 +53,11 @@ final class PlacementLua {
               local object = txn:get_var("txn.rondo_object")
               if object == nil then
                 return
+              end
+              -- An HLS playlist, NAME.m3u8, goes where NAME goes: its session and its parts meet on one node.
+              if object:sub(-5) == ".m3u8" then
+                object = object:sub(1, -6)
+                txn:set_var("txn.rondo_object", object)
               end
               local weights, ranked = {}, {}
               for i = 1, #nodes do

@@ -82,6 +82,17 @@ class HaproxyRoutingTest {
     }
 
     @Test
+    void anHlsPlaylistReachesTheNodeItsObjectsPartsReach(@TempDir Path folder) throws IOException {
+        start(4, 2, folder);
+        for (String name : objectNames().subList(0, 40)) {
+            String node = get(encode(name) + "?session=k").node();
+            assertTrue(owners(name, 2).contains(node), name + " reached " + node);
+            assertEquals(node, get(encode(name) + ".m3u8").node(), "the playlist of " + name + " goes where its "
+                + "parts go, so the session it opens is there");
+        }
+    }
+
+    @Test
     void thePlayersFilesAndFolderPagesReachAnyNode(@TempDir Path folder) throws IOException {
         start(4, 2, folder);
         Set<String> reached = new HashSet<>();
