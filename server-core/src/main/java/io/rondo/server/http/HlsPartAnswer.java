@@ -11,7 +11,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.rondo.server.stream.HlsSession;
+import io.rondo.server.stream.HlsDelivery;
 
 /**
  * The answer to a part or segment GET of an HLS session: 206 with the range, its body the fragments
@@ -20,7 +20,7 @@ import io.rondo.server.stream.HlsSession;
  * written gets 503 with Retry-After (asking again opens the way for the plain ranged GET); one that
  * fails after closes the connection, as a failed read of a body does.
  */
-final class HlsPartAnswer implements HlsSession.Delivery, Pending {
+final class HlsPartAnswer implements HlsDelivery, Pending {
 
     private final ChannelHandlerContext ctx;
     private final String contentType;

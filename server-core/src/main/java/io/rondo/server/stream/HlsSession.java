@@ -1,6 +1,5 @@
 package io.rondo.server.stream;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -15,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -45,34 +43,15 @@ public final class HlsSession implements Served, FragmentReads.Stream {
 
     private static final Logger LOG = LoggerFactory.getLogger(HlsSession.class);
 
-    /** What a GET of part of the stored copy is answered with, on the session's event loop, in order. */
-    public interface Delivery {
-
-        /**
-         * The answer starts: bytes {@code [offset, offset + length)} of the stored copy, of
-         * {@code total} in all (-1 while a recording grows).
-         */
-        void begin(long offset, long length, long total);
-
-        /** The next bytes of the body; {@code written} must be called once they are written or dropped. */
-        void piece(ByteBuf data, Runnable written);
-
-        /** Every byte is given. */
-        void end();
-
-        /** The bytes cannot be given (the session ended, a read failed): nothing more comes. */
-        void failed(String why);
-    }
-
     /** A GET of fragments {@code first} to {@code last} (-1: the one not yet cut, whatever it will be). */
     private static final class Take {
         final int first;
-        final Delivery delivery;
+        final HlsDelivery delivery;
         int last;
         int next;
         boolean begun;
 
-        Take(int first, int last, Delivery delivery) {
+        Take(int first, int last, HlsDelivery delivery) {
             this.first = first;
             this.last = last;
             this.next = first;
@@ -91,7 +70,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     private final boolean recording;
     private final TreeMap<Integer, Outbox.Ready> held = new TreeMap<>();
     private final ArrayDeque<Take> takes = new ArrayDeque<>();
-    private final List<Waiter> waiters = new ArrayList<>();
+    private final CutWaiters waiters = new CutWaiters();
     private volatile Prepared prepared;
     private FragmentReads reads;
     private AutoCloseable liveWatch;
@@ -102,9 +81,6 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     private int expected = -1;
     private long leadFromNs;
     private long leadMediaNs;
-
-    private record Waiter(int fragments, CompletableFuture<Void> ready) {
-    }
 
     HlsSession(SessionServices services, HlsSessions sessions, String key, StreamAdmission.Admitted admitted,
                EventExecutor loop, String client, long leadNs) {
@@ -197,7 +173,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
      * the session's reads, through {@code delivery}; false, and nothing done, if the range is not
      * whole fragments of the media this session knows, or the session has ended. Any thread.
      */
-    public boolean take(long offset, long length, Delivery delivery) {
+    public boolean take(long offset, long length, HlsDelivery delivery) {
         if (finished) {
             return false;
         }
@@ -208,7 +184,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             return true;
         }
         List<Fragment> fragments = media.fragments();
-        int first = startingAt(fragments, offset);
+        int first = FragmentRanges.startingAt(fragments, offset);
         int last;
         if (length < 0 && first >= 0) {
             last = first;
@@ -221,7 +197,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             first = fragments.size();
             last = -1;
         } else {
-            last = first < 0 ? -1 : endingAt(fragments, first, offset + length);
+            last = first < 0 ? -1 : FragmentRanges.endingAt(fragments, first, offset + length);
             if (last < 0) {
                 return false;
             }
@@ -240,7 +216,7 @@ public final class HlsSession implements Served, FragmentReads.Stream {
     }
 
     /** The init segment ({@code EXT-X-MAP}), from the server's memory of init segments once one stream read it. */
-    private void initSegment(Delivery delivery) {
+    private void initSegment(HlsDelivery delivery) {
         MediaObject object = object();
         services.initSegments().fetch(object, services.disks(), loop).whenCompleteAsync((init, failure) -> {
             if (failure != null) {
@@ -254,38 +230,6 @@ public final class HlsSession implements Served, FragmentReads.Stream {
         }, loop);
     }
 
-    private static int startingAt(List<Fragment> fragments, long offset) {
-        int low = 0;
-        int high = fragments.size() - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            long at = fragments.get(mid).offset();
-            if (at == offset) {
-                return mid;
-            }
-            if (at < offset) {
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        return -1;
-    }
-
-    private static int endingAt(List<Fragment> fragments, int first, long end) {
-        for (int i = first; i < fragments.size(); i++) {
-            Fragment fragment = fragments.get(i);
-            long fragmentEnd = fragment.offset() + fragment.length();
-            if (fragmentEnd == end) {
-                return i;
-            }
-            if (fragmentEnd > end) {
-                return -1;
-            }
-        }
-        return -1;
-    }
-
     /**
      * Completes once the media holds at least {@code fragments} fragments, or the recording has
      * ended, or the session has: what a blocking playlist reload waits for. Any thread.
@@ -296,22 +240,14 @@ public final class HlsSession implements Served, FragmentReads.Stream {
             if (finished || media().fragments().size() >= fragments || !growing()) {
                 ready.complete(null);
             } else {
-                waiters.add(new Waiter(fragments, ready));
+                waiters.add(fragments, ready);
             }
         });
         return ready;
     }
 
     private void wakeWaiters() {
-        int known = media().fragments().size();
-        boolean done = finished || !growing();
-        waiters.removeIf(waiter -> {
-            if (done || known >= waiter.fragments()) {
-                waiter.ready().complete(null);
-                return true;
-            }
-            return false;
-        });
+        waiters.wake(media().fragments().size(), finished || !growing());
     }
 
     /** The recording cut fragment {@code fragment} (-1: it closed). */
