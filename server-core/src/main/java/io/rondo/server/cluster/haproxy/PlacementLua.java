@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The text of {@code rondo-placement.lua}: HAProxy's own computation of an object's owners (an HLS
- * playlist's, {@code NAME.m3u8}, are {@code NAME}'s, so a session meets its parts on one node). It is
+ * playlist's, {@code NAME.m3u8}, are {@code NAME}'s, whose parts its session serves). It is
  * {@link io.rondo.content.cluster.Rendezvous} again, in Lua over the node list the configuration was written for,
  * with HAProxy's {@code xxh64} converter as the hash, so HAProxy and the nodes agree on every object without
  * either asking the other.
@@ -54,7 +54,7 @@ final class PlacementLua {
               if object == nil then
                 return
               end
-              -- An HLS playlist, NAME.m3u8, goes where NAME goes: its session and its parts meet on one node.
+              -- An HLS playlist, NAME.m3u8, goes where NAME goes: its session and its parts reach the same owners.
               if object:sub(-5) == ".m3u8" then
                 object = object:sub(1, -6)
                 txn:set_var("txn.rondo_object", object)
