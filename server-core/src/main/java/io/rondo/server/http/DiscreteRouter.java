@@ -127,12 +127,11 @@ final class DiscreteRouter {
             HttpResponses.send(ctx, request, response, false);
             return null;
         }
+        QueryStringDecoder decoded;
         String path;
-        Map<String, List<String>> parameters;
         try {
-            QueryStringDecoder decoded = new QueryStringDecoder(request.uri());
+            decoded = new QueryStringDecoder(request.uri());
             path = decoded.path();
-            parameters = decoded.parameters();
         } catch (IllegalArgumentException e) {
             HttpResponses.plain(ctx, request, HttpResponseStatus.BAD_REQUEST, "the path is not valid URL encoding",
                 false);
@@ -158,15 +157,24 @@ final class DiscreteRouter {
             return null;
         }
         if (hls != null && hls.isPlaylist(path)) {
-            return hls.playlist(ctx, request, path, parameters, done);
+            return hls.playlist(ctx, request, path, parameters(decoded), done);
         }
-        if (hls != null && parameters.containsKey(Playlists.SESSION)) {
-            Pending part = hls.part(ctx, request, path, parameters, done);
+        if (hls != null && !decoded.rawQuery().isEmpty() && parameters(decoded).containsKey(Playlists.SESSION)) {
+            Pending part = hls.part(ctx, request, path, parameters(decoded), done);
             if (part != null) {
                 return part;
             }
         }
         return object(ctx, request, path, done);
+    }
+
+    /** The query's parameters, decoded only for a request HLS may answer: a plain GET builds no map. */
+    private static Map<String, List<String>> parameters(QueryStringDecoder decoded) {
+        try {
+            return decoded.parameters();
+        } catch (IllegalArgumentException e) {
+            return Map.of();
+        }
     }
 
     private static boolean hasControlOrBackslash(String path) {
